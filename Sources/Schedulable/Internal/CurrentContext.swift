@@ -1,0 +1,98 @@
+import CSchedulableContext
+import Dispatch
+
+/// The queue-specific key every library queue carries, so that work submitted straight to the
+/// `DispatchQueue` (behind the library's back) is still recognised.
+let scheduleContextQueueKey = DispatchSpecificKey<ScheduleContext>()
+
+extension ScheduleContext {
+    /// The exact answer when the fast path said "no".
+    @usableFromInline
+    func _isCurrentSlow() -> Bool {
+        // 1. Frames the library pushed on this thread, including a blocked synchronous caller's chain.
+        var frame = csched_top_frame()
+        while let current = frame {
+            if let raw = current.pointee.context {
+                let context = Unmanaged<ScheduleContext>.fromOpaque(raw).takeUnretainedValue()
+                if context.isWithin(self) { return true }
+            }
+            frame = current.pointee.outer
+        }
+        switch kind {
+        case .main:
+            // Top-level code and work the main run loop drains run on the main thread itself.
+            if csched_is_main_thread() {
+                csched_adopt_main_context()
+                return true
+            }
+        case .thread:
+            // A plain thread's own context: its id is the thread's never-reused unique id.
+            if UInt(csched_thread_unique_id()) == id { return true }
+        case .queue, .threadScheduler, .custom:
+            break
+        }
+        // 2. Work submitted directly to a library queue (or a queue targeting one, or the main queue
+        //    after `dispatchMain()`, which Linux drains on a worker thread). `getSpecific` walks the
+        //    current queue's target chain, so a branch's raw work finds the branch's context.
+        if let context = DispatchQueue.getSpecific(key: scheduleContextQueueKey), context.isWithin(self) {
+            return true
+        }
+        return false
+    }
+
+    /// The innermost context the current code runs in, for binding a detached object on first use:
+    /// a library scheduler's work, else the main thread, else a library queue reached directly, else
+    /// the current plain thread.
+    package static var current: ScheduleContext {
+        if let raw = csched_top_frame()?.pointee.context {
+            return Unmanaged<ScheduleContext>.fromOpaque(raw).takeUnretainedValue()
+        }
+        if csched_is_main_thread() {
+            csched_adopt_main_context()
+            return .main
+        }
+        if let context = DispatchQueue.getSpecific(key: scheduleContextQueueKey) {
+            return context
+        }
+        return currentThread
+    }
+
+    /// A context that stands for the calling plain thread and nothing else.
+    package static var currentThread: ScheduleContext {
+        let id = UInt(csched_thread_unique_id())
+        csched_adopt_base_context(id)
+        return ScheduleContext(label: describeCurrentThread(), parent: nil, kind: .thread, id: id)
+    }
+
+    /// A description of where the current code runs, for the "actual context" line of a report:
+    /// the library scheduler running now, else "main thread", else the dispatch queue's label, else
+    /// the OS thread id and name.
+    package static func describeCurrentExecution() -> String {
+        if let raw = csched_top_frame()?.pointee.context {
+            return Unmanaged<ScheduleContext>.fromOpaque(raw).takeUnretainedValue().description
+                + " (\(describeCurrentThread()))"
+        }
+        if csched_is_main_thread() { return "main thread" }
+        if let context = DispatchQueue.getSpecific(key: scheduleContextQueueKey) {
+            return context.description + " (\(describeCurrentThread()))"
+        }
+        let queueLabel = String(cString: csched_current_queue_label())
+        if !queueLabel.isEmpty {
+            return "queue \"\(queueLabel)\" (\(describeCurrentThread()))"
+        }
+        return describeCurrentThread()
+    }
+
+    package static func describeCurrentThread() -> String {
+        var name = [CChar](repeating: 0, count: 64)
+        let tid = csched_os_thread_id()
+        let hasName = name.withUnsafeMutableBufferPointer { buffer in
+            csched_thread_name(buffer.baseAddress!, UInt(buffer.count))
+        }
+        if hasName {
+            let text = name.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+            return "thread \(tid) \"\(text)\""
+        }
+        return "thread \(tid)"
+    }
+}

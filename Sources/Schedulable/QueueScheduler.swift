@@ -1,0 +1,178 @@
+import CSchedulableContext
+import Dispatch
+import Synchronization
+
+/// A scheduler backed by a serial `DispatchQueue`: a *tree* (a serial queue for one subsystem, with its
+/// own QoS) or a *branch* (a queue that targets a tree or another branch).
+///
+/// Work on a branch never overlaps with work on its tree or on any other branch of the same tree:
+/// they all drain through the tree's queue. So an object owned by a tree may be used from any of its
+/// branches, while an object owned by a branch may be used only on that branch and its sub-branches.
+///
+/// ```swift
+/// let network = QueueScheduler(label: "com.app.network", qos: .utility)
+/// let images = network.branch("images")            // "com.app.network.images", QoS .utility
+/// ```
+public final class QueueScheduler: Scheduler {
+    /// The serial queue this scheduler submits to. Work submitted to it directly is still recognised
+    /// by checks, through a queue-specific value.
+    public let queue: DispatchQueue
+
+    /// The scheduler's reverse-DNS label.
+    public var label: String { scheduleContext.label }
+
+    /// The quality of service of the queue.
+    public let qos: DispatchQoS
+
+    /// The scheduler this one is a branch of, or `nil` for a tree.
+    public let parent: QueueScheduler?
+
+    /// The identity checks compare against.
+    public let scheduleContext: ScheduleContext
+
+    /// Whether the queue came from elsewhere (wrapped) and its exclusion must be watched.
+    private let watchesExclusion: Bool
+    /// Counts work in flight on a wrapped foreign queue, to catch a queue that is not serial after all.
+    private let inFlight = Atomic<Int>(0)
+
+    /// Creates a tree: a new serial queue with its own label and QoS.
+    ///
+    /// - Parameters:
+    ///   - label: A reverse-DNS label, e.g. `com.app.network`.
+    ///   - qos: The queue's quality of service.
+    public init(label: String, qos: DispatchQoS = .default) {
+        let context = ScheduleContext(label: label, parent: nil, kind: .queue, id: UInt(csched_next_id()))
+        self.queue = DispatchQueue(label: label, qos: qos)
+        self.qos = qos
+        self.parent = nil
+        self.scheduleContext = context
+        self.watchesExclusion = false
+        queue.setSpecific(key: scheduleContextQueueKey, value: context)
+    }
+
+    private init(branchOf parent: QueueScheduler, name: String, qos: DispatchQoS) {
+        let label = parent.label + "." + name
+        let context = ScheduleContext(
+            label: label, parent: parent.scheduleContext, kind: .queue, id: UInt(csched_next_id())
+        )
+        self.queue = DispatchQueue(label: label, qos: qos, target: parent.queue)
+        self.qos = qos
+        self.parent = parent
+        self.scheduleContext = context
+        self.watchesExclusion = false
+        queue.setSpecific(key: scheduleContextQueueKey, value: context)
+    }
+
+    /// Wraps a serial queue created elsewhere.
+    ///
+    /// The caller promises that `queue` is serial and targets no concurrent queue: libdispatch has no
+    /// API to ask. The library rejects the queues it can recognise as concurrent (the global queues)
+    /// and the main queue (use ``MainScheduler/shared``), and reports a
+    /// ``ScheduleViolation/Kind/concurrentQueue`` violation the first time it sees two pieces of its
+    /// work overlap.
+    ///
+    /// Wrapping the same queue twice gives two schedulers with one identity: objects owned by either
+    /// pass on both.
+    ///
+    /// - Parameters:
+    ///   - queue: A serial queue.
+    ///   - qos: The QoS to report for branches that don't specify their own.
+    /// - Throws: ``ScheduleConfigurationError`` for the main queue or a global (concurrent) queue.
+    public init(wrapping queue: DispatchQueue, qos: DispatchQoS = .default) throws(ScheduleConfigurationError) {
+        if queue.label == DispatchQueue.main.label {
+            throw ScheduleConfigurationError(
+                "cannot wrap the main queue in a QueueScheduler; use MainScheduler.shared, which also "
+                    + "recognises main-thread code outside the queue"
+            )
+        }
+        if queue.label.hasPrefix("com.apple.root.") {
+            throw ScheduleConfigurationError(
+                "cannot wrap the global concurrent queue \"\(queue.label)\": a concurrent queue cannot own "
+                    + "objects (its blocks run at the same time); create a serial queue with "
+                    + "QueueScheduler(label:qos:) or branch(_:qos:)"
+            )
+        }
+        let context: ScheduleContext
+        if let existing = queue.getSpecific(key: scheduleContextQueueKey) {
+            context = existing
+        } else {
+            context = ScheduleContext(label: queue.label, parent: nil, kind: .queue, id: UInt(csched_next_id()))
+            queue.setSpecific(key: scheduleContextQueueKey, value: context)
+        }
+        self.queue = queue
+        self.qos = qos
+        self.parent = nil
+        self.scheduleContext = context
+        self.watchesExclusion = true
+    }
+
+    /// Creates a branch: a serial queue that targets this one, labelled `"\(label).\(name)"`.
+    ///
+    /// - Parameters:
+    ///   - name: The branch's own name, appended to this scheduler's label with a dot.
+    ///   - qos: The branch's QoS; `nil` inherits this scheduler's.
+    /// - Returns: The new branch.
+    public func branch(_ name: String, qos: DispatchQoS? = nil) -> QueueScheduler {
+        precondition(!name.isEmpty, "QueueScheduler.branch(_:qos:): the branch name is empty; give it a name such as \"images\"")
+        return QueueScheduler(branchOf: self, name: name, qos: qos ?? self.qos)
+    }
+
+    /// Submits `work` to the queue. A queue scheduler never rejects work.
+    ///
+    /// - Parameter work: The work to run.
+    public func trySchedule(_ work: @escaping @Sendable () -> Void) throws(ScheduleRejection) {
+        let context = scheduleContext
+        if watchesExclusion {
+            queue.async { self.runWatchingExclusion(work) }
+        } else {
+            queue.async { context.run(work) }
+        }
+    }
+
+    /// Runs `body` on this scheduler and returns its result: inline when already on it (no deadlock),
+    /// otherwise through `queue.sync` while the caller blocks. Inside `body`, the caller's own
+    /// contexts still pass their checks: the caller is blocked, so exclusion holds.
+    ///
+    /// - Parameter body: The work to run.
+    /// - Returns: What `body` returns.
+    public func sync<T>(_ body: () throws -> T) rethrows -> T {
+        if isCurrent { return try body() }
+        let caller = BlockedCallerToken.current
+        let context = scheduleContext
+        return try queue.sync { try context.run(onBehalfOf: caller, body) }
+    }
+
+    private func runWatchingExclusion(_ work: () -> Void) {
+        let running = inFlight.add(1, ordering: .acquiringAndReleasing).newValue
+        defer { inFlight.subtract(1, ordering: .acquiringAndReleasing) }
+        if running > 1 {
+            ScheduleReporting.report(
+                ScheduleViolation(
+                    kind: .concurrentQueue,
+                    tier: .precondition,
+                    member: "schedule(_:)",
+                    expectedOwner: scheduleContext.description,
+                    actualContext: ScheduleContext.describeCurrentExecution(),
+                    detail: "two blocks of the wrapped queue \"\(queue.label)\" ran at the same time: it is "
+                        + "not serial, so it cannot own objects; wrap a serial queue instead"
+                ),
+                objectHandler: nil
+            )
+        }
+        scheduleContext.run(work)
+    }
+}
+
+/// Thrown when a scheduler is configured with input it cannot honour (a concurrent or main queue
+/// where a serial queue is required).
+public struct ScheduleConfigurationError: Error, Sendable, CustomStringConvertible {
+    /// What is wrong and how to fix it.
+    public let description: String
+
+    /// Creates an error.
+    ///
+    /// - Parameter description: What is wrong and how to fix it.
+    public init(_ description: String) {
+        self.description = description
+    }
+}

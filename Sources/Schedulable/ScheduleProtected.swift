@@ -1,0 +1,124 @@
+import CSchedulableContext
+import Synchronization
+
+/// A stored property of a ``ScheduleProtectable`` class whose every get, set and in-place mutation is
+/// checked against the object's owner — debug tier: in release builds (without the `ReleaseChecks`
+/// trait) the wrapper stores only the value and the accessors compile to plain loads and stores.
+///
+/// ```swift
+/// @ScheduleProtected var pending: [Photo] = []
+/// @ScheduleProtected(name: "isPaused") var isPaused = false   // name used in reports and options
+/// ```
+///
+/// A read-modify-write (`pending += photos`, `pending.append(photo)`) is checked once: the wrapper's
+/// `_modify` accessor checks, then yields the storage in place.
+///
+/// The wrapper reaches its enclosing object through the enclosing-instance subscript, so it can only
+/// be used inside a class that conforms to ``ScheduleProtectable``.
+@propertyWrapper
+public struct ScheduleProtected<Value> {
+    @usableFromInline
+    var _value: Value
+
+    #if SCHEDULABLE_CHECKS
+    @usableFromInline
+    let _name: String?
+    @usableFromInline
+    let _declarationFile: StaticString
+    @usableFromInline
+    let _declarationLine: UInt
+    #endif
+
+    /// Wraps a property's initial value.
+    ///
+    /// - Parameters:
+    ///   - wrappedValue: The initial value.
+    ///   - name: The property's name for reports and for name predicates in options; without it the
+    ///     declaration site (`Module/File.swift:12`) names the property.
+    ///   - file: The declaration site.
+    ///   - line: The declaration site.
+    @inlinable
+    public init(wrappedValue: Value, name: String? = nil, file: StaticString = #fileID, line: UInt = #line) {
+        _value = wrappedValue
+        #if SCHEDULABLE_CHECKS
+        _name = name
+        _declarationFile = file
+        _declarationLine = line
+        #endif
+    }
+
+    /// Unavailable: the value is reached through the enclosing object, so that it can be checked.
+    @available(*, unavailable, message: "@ScheduleProtected can only be used in a class that conforms to ScheduleProtectable")
+    public var wrappedValue: Value {
+        get { fatalError("unreachable") }
+        set { fatalError("unreachable") }
+    }
+
+    /// The checked accessors the compiler uses for `object.property`.
+    ///
+    /// - Parameters:
+    ///   - object: The enclosing object.
+    ///   - wrappedKeyPath: The property's key path (used by options).
+    ///   - storageKeyPath: The wrapper's storage.
+    @inlinable
+    public static subscript<Object: ScheduleProtectable>(
+        _enclosingInstance object: Object,
+        wrapped wrappedKeyPath: ReferenceWritableKeyPath<Object, Value>,
+        storage storageKeyPath: ReferenceWritableKeyPath<Object, Self>
+    ) -> Value {
+        get {
+            #if SCHEDULABLE_CHECKS
+            _check(object, wrappedKeyPath, storageKeyPath)
+            #endif
+            return object[keyPath: storageKeyPath]._value
+        }
+        set {
+            #if SCHEDULABLE_CHECKS
+            _check(object, wrappedKeyPath, storageKeyPath)
+            #endif
+            object[keyPath: storageKeyPath]._value = newValue
+        }
+        _modify {
+            #if SCHEDULABLE_CHECKS
+            _check(object, wrappedKeyPath, storageKeyPath)
+            #endif
+            yield &object[keyPath: storageKeyPath]._value
+        }
+    }
+
+    #if SCHEDULABLE_CHECKS
+    @inlinable
+    @inline(__always)
+    static func _check<Object: ScheduleProtectable>(
+        _ object: Object,
+        _ wrappedKeyPath: ReferenceWritableKeyPath<Object, Value>,
+        _ storageKeyPath: ReferenceWritableKeyPath<Object, Self>
+    ) {
+        let protection = object.scheduleProtection
+        if protection._fastOwnerID.load(ordering: .relaxed) != UInt(csched_current_id()) {
+            _checkFailed(object, wrappedKeyPath, storageKeyPath)
+        }
+    }
+
+    @usableFromInline
+    @inline(never)
+    static func _checkFailed<Object: ScheduleProtectable>(
+        _ object: Object,
+        _ wrappedKeyPath: ReferenceWritableKeyPath<Object, Value>,
+        _ storageKeyPath: ReferenceWritableKeyPath<Object, Self>
+    ) {
+        let storage = object[keyPath: storageKeyPath]
+        object.scheduleProtection._checkFailedFastPath(
+            object: object,
+            member: .property(
+                name: storage._name,
+                declaredAt: SourceLocation(file: storage._declarationFile, line: storage._declarationLine),
+                keyPath: wrappedKeyPath
+            ),
+            tier: .assert
+        )
+    }
+    #endif
+}
+
+extension ScheduleProtected: Sendable where Value: Sendable {}

@@ -1,0 +1,135 @@
+import Synchronization
+
+/// The process-wide configuration: which handler receives violations.
+///
+/// Configure it once, early, with ``bootstrap(_:file:line:)``; a second call traps. Without a
+/// bootstrap, debug builds trap on a violation and release builds (where only the always-on tier and
+/// the `ReleaseChecks` trait produce violations) log. The `SCHEDULE_PROTECTION` environment variable
+/// (`trap`, `log` or `off`), read once the first time a violation is handled, overrides both, so a
+/// deployed beta can be switched to logging without a rebuild.
+///
+/// Per-scope handlers (``withScheduleViolationHandler(_:operation:)``) and the handler an object
+/// captured when it was created take precedence over the process-wide one; test helpers use them.
+public enum ScheduleProtectionSystem {
+    /// The values the `SCHEDULE_PROTECTION` environment variable accepts.
+    public enum Mode: String, Sendable, CaseIterable {
+        /// Print the report, then trap.
+        case trap
+        /// Print each distinct violation once, with repeat counts.
+        case log
+        /// Ignore debug-tier violations (precondition-tier ones still trap).
+        case off
+    }
+
+    /// The environment variable that overrides the handler: `SCHEDULE_PROTECTION`.
+    public static let environmentVariable = "SCHEDULE_PROTECTION"
+
+    /// Whether the debug-tier checks (`@ScheduleProtected`, `assertScheduled()`) were compiled into
+    /// this build of the library: debug builds, or release builds with the `ReleaseChecks` trait.
+    public static var debugChecksCompiledIn: Bool {
+        #if SCHEDULABLE_CHECKS
+        return true
+        #else
+        return false
+        #endif
+    }
+
+    private struct Bootstrap {
+        var handler: any ScheduleViolationHandler
+        var location: SourceLocation
+    }
+
+    private static let bootstrapped = Mutex<Bootstrap?>(nil)
+
+    private static let environmentHandler: (any ScheduleViolationHandler)? = {
+        guard let value = StandardError.environmentValue(environmentVariable) else { return nil }
+        switch Mode(rawValue: value.lowercased()) {
+        case .trap: return TrapViolationHandler()
+        case .log: return LogViolationHandler()
+        case .off: return IgnoreViolationHandler()
+        case nil:
+            StandardError.write(
+                "Schedulable: \(environmentVariable)=\"\(value)\" is not one of "
+                    + Mode.allCases.map(\.rawValue).joined(separator: ", ")
+                    + "; ignoring it and using the configured handler\n"
+            )
+            return nil
+        }
+    }()
+
+    private static let defaultHandler: any ScheduleViolationHandler = {
+        #if SCHEDULABLE_DEBUG_BUILD
+        return TrapViolationHandler()
+        #else
+        return LogViolationHandler()
+        #endif
+    }()
+
+    /// Installs the process-wide handler. Call it once, before the first violation can happen.
+    ///
+    /// - Parameters:
+    ///   - handler: Receives every violation not claimed by a scoped or per-object handler.
+    ///   - file: The call site, reported if bootstrap is called twice.
+    ///   - line: The call site, reported if bootstrap is called twice.
+    public static func bootstrap(
+        _ handler: some ScheduleViolationHandler, file: StaticString = #fileID, line: UInt = #line
+    ) {
+        let here = SourceLocation(file: file, line: line)
+        let previous = bootstrapped.withLock { state -> SourceLocation? in
+            if let state { return state.location }
+            state = Bootstrap(handler: handler, location: here)
+            return nil
+        }
+        if let previous {
+            let message = "ScheduleProtectionSystem.bootstrap called twice: first at \(previous), again at \(here); "
+                + "configure the handler once, at start-up (use withScheduleViolationHandler for a scope)"
+            StandardError.write("Schedulable: \(message)\n")
+            fatalError(message)
+        }
+    }
+
+    /// Forgets the bootstrapped handler. For this package's own tests of `bootstrap`.
+    package static func resetBootstrapForTesting() {
+        bootstrapped.withLock { $0 = nil }
+    }
+
+    /// The handler that receives violations with no scoped or per-object handler: the environment
+    /// variable's, else the bootstrapped one, else the build's default.
+    public static var handler: any ScheduleViolationHandler {
+        if let environmentHandler { return environmentHandler }
+        return bootstrapped.withLock { $0?.handler } ?? defaultHandler
+    }
+
+    /// The handler for the current scope, if one was set with
+    /// ``withScheduleViolationHandler(_:operation:)``. Objects created in the scope keep it.
+    @TaskLocal
+    public static var scopedHandler: (any ScheduleViolationHandler)? = nil
+}
+
+/// Runs `operation` with `handler` receiving the violations raised in it and the violations of every
+/// protected object created in it (even when those are detected later, on other threads).
+///
+/// - Parameters:
+///   - handler: The handler for this scope.
+///   - operation: The code to run.
+/// - Returns: What `operation` returns.
+public func withScheduleViolationHandler<R>(
+    _ handler: some ScheduleViolationHandler, operation: () throws -> R
+) rethrows -> R {
+    try ScheduleProtectionSystem.$scopedHandler.withValue(handler, operation: operation)
+}
+
+/// Runs async `operation` with `handler` receiving the violations raised in it and the violations of
+/// every protected object created in it.
+///
+/// - Parameters:
+///   - handler: The handler for this scope.
+///   - operation: The code to run.
+/// - Returns: What `operation` returns.
+public func withScheduleViolationHandler<R>(
+    _ handler: some ScheduleViolationHandler,
+    isolation: isolated (any Actor)? = #isolation,
+    operation: () async throws -> R
+) async rethrows -> R {
+    try await ScheduleProtectionSystem.$scopedHandler.withValue(handler, operation: operation)
+}

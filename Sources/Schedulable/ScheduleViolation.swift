@@ -1,0 +1,144 @@
+/// A place in the source: a file (as `#fileID` spells it) and a line.
+public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
+    /// The file, as `#fileID` spells it (`Module/File.swift`).
+    public var fileID: String
+    /// The line.
+    public var line: Int
+
+    /// Creates a location.
+    ///
+    /// - Parameters:
+    ///   - fileID: The file, as `#fileID` spells it.
+    ///   - line: The line.
+    public init(fileID: String, line: Int) {
+        self.fileID = fileID
+        self.line = line
+    }
+
+    @usableFromInline
+    init(file: StaticString, line: UInt) {
+        self.init(fileID: String(describing: file), line: Int(line))
+    }
+
+    /// `Module/File.swift:42`.
+    public var description: String { "\(fileID):\(line)" }
+}
+
+/// One access (or scheduling request) made from the wrong execution context, with everything needed
+/// to find and fix it.
+///
+/// New fields may be added in minor releases; handlers receive the whole value, so they keep working.
+public struct ScheduleViolation: Sendable, CustomStringConvertible {
+    /// What went wrong. Extensible: new kinds may be added without breaking `switch`-free handlers.
+    public struct Kind: Sendable, Hashable, CustomStringConvertible {
+        /// A stable identifier, e.g. `"wrongContext"`.
+        public let rawValue: String
+
+        /// Creates a kind.
+        ///
+        /// - Parameter rawValue: A stable identifier.
+        public init(rawValue: String) { self.rawValue = rawValue }
+
+        /// A member of a protected object was used outside the object's owner.
+        public static let wrongContext = Kind(rawValue: "wrongContext")
+        /// Work was submitted to a scheduler that no longer accepts work.
+        public static let rejectedWork = Kind(rawValue: "rejectedWork")
+        /// A wrapped queue turned out not to be serial.
+        public static let concurrentQueue = Kind(rawValue: "concurrentQueue")
+        /// A synchronous wait would never end (the waiter blocks the work it waits for).
+        public static let deadlock = Kind(rawValue: "deadlock")
+
+        /// The identifier.
+        public var description: String { rawValue }
+    }
+
+    /// Which check found the violation; decides what happens after the handler returns.
+    public enum Tier: Sendable, Hashable {
+        /// `assert…` checks and `@ScheduleProtected`: debug builds only; execution continues when the
+        /// handler returns.
+        case assert
+        /// `precondition…` checks and ``ScheduleBound``: always on; the process traps after the handler
+        /// returns, because continuing would be a data race.
+        case precondition
+    }
+
+    /// What went wrong.
+    public var kind: Kind
+    /// Which check found it.
+    public var tier: Tier
+    /// The protected object's type name, when an object is involved.
+    public var objectType: String?
+    /// The protected object's identity (its address), when an object is involved.
+    public var objectIdentity: String?
+    /// The member: `#function` spelling for methods, the given name or declaration site for properties.
+    public var member: String
+    /// The owner the object is bound to (its scheduler's description).
+    public var expectedOwner: String
+    /// Where the access actually ran: the library scheduler running now, "main thread", a queue label,
+    /// or a thread id and name.
+    public var actualContext: String
+    /// Where the object was bound to its owner.
+    public var ownerBoundAt: SourceLocation?
+    /// Where the check was made, when known (method guards, the box, scheduling calls).
+    public var callSite: SourceLocation?
+    /// Extra explanation for kinds other than ``Kind/wrongContext``.
+    public var detail: String?
+
+    /// Creates a violation.
+    public init(
+        kind: Kind,
+        tier: Tier,
+        objectType: String? = nil,
+        objectIdentity: String? = nil,
+        member: String,
+        expectedOwner: String,
+        actualContext: String,
+        ownerBoundAt: SourceLocation? = nil,
+        callSite: SourceLocation? = nil,
+        detail: String? = nil
+    ) {
+        self.kind = kind
+        self.tier = tier
+        self.objectType = objectType
+        self.objectIdentity = objectIdentity
+        self.member = member
+        self.expectedOwner = expectedOwner
+        self.actualContext = actualContext
+        self.ownerBoundAt = ownerBoundAt
+        self.callSite = callSite
+        self.detail = detail
+    }
+
+    /// `Type.member`, or the member alone when no object is involved.
+    public var qualifiedMember: String {
+        if let objectType { return "\(objectType).\(member)" }
+        return member
+    }
+
+    /// The whole report, one field a line.
+    public var description: String {
+        var lines: [String] = []
+        switch kind {
+        case .wrongContext:
+            lines.append("Schedulable: \(qualifiedMember) used outside its owner")
+        case .rejectedWork:
+            lines.append("Schedulable: work rejected by \(expectedOwner)")
+        case .concurrentQueue:
+            lines.append("Schedulable: \(expectedOwner) is not serial")
+        case .deadlock:
+            lines.append("Schedulable: waiting here would deadlock")
+        default:
+            lines.append("Schedulable: \(kind.rawValue) at \(qualifiedMember)")
+        }
+        if let objectType {
+            lines.append("  object:          \(objectType)" + (objectIdentity.map { " (\($0))" } ?? ""))
+        }
+        lines.append("  member:          \(member)")
+        lines.append("  expected owner:  \(expectedOwner)")
+        lines.append("  actual context:  \(actualContext)")
+        if let ownerBoundAt { lines.append("  owner bound at:  \(ownerBoundAt)") }
+        if let callSite { lines.append("  call site:       \(callSite)") }
+        if let detail { lines.append("  detail:          \(detail)") }
+        return lines.joined(separator: "\n")
+    }
+}

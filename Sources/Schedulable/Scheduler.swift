@@ -1,0 +1,97 @@
+/// Something that runs work in one execution context: the main thread, a serial queue, a dedicated
+/// thread. Objects are bound to a scheduler and checked against it.
+///
+/// ## Implementation requirements
+/// - ``scheduleContext`` identifies the scheduler for checks and never changes.
+/// - Every piece of work the scheduler runs executes inside `scheduleContext.run { … }`, and no two
+///   pieces ever run at the same time (exclusion is what confinement means; a concurrent queue can
+///   never be a scheduler).
+/// - ``trySchedule(_:)`` either accepts the work (it will run exactly once) or throws; it never drops
+///   work silently.
+public protocol Scheduler: AnyObject, Sendable {
+    /// A human-readable name used in reports (`com.app.uploads`, "main thread").
+    var label: String { get }
+
+    /// The identity that checks compare against.
+    var scheduleContext: ScheduleContext { get }
+
+    /// Whether the calling code runs on this scheduler right now. Never a false "yes".
+    var isCurrent: Bool { get }
+
+    /// Submits `work` to run later on this scheduler, in FIFO order.
+    ///
+    /// - Parameter work: The work to run.
+    /// - Throws: ``ScheduleRejection`` when the scheduler no longer accepts work (it was shut down).
+    func trySchedule(_ work: @escaping @Sendable () -> Void) throws(ScheduleRejection)
+}
+
+extension Scheduler {
+    /// Whether the calling code runs on this scheduler right now. Never a false "yes".
+    @inlinable
+    public var isCurrent: Bool { scheduleContext.isCurrent }
+
+    /// Submits `work` to run later on this scheduler; a rejection is reported, never dropped silently.
+    ///
+    /// A scheduler that was shut down rejects work: the rejection goes to the violation handler as a
+    /// ``ScheduleViolation/Kind/rejectedWork`` report (a trap by default in debug builds). Use
+    /// ``trySchedule(_:)`` to handle the rejection yourself.
+    ///
+    /// - Parameters:
+    ///   - work: The work to run.
+    ///   - file: The call site, for the report.
+    ///   - line: The call site, for the report.
+    public func schedule(
+        _ work: @escaping @Sendable () -> Void, file: StaticString = #fileID, line: UInt = #line
+    ) {
+        do {
+            try trySchedule(work)
+        } catch {
+            ScheduleReporting.report(
+                ScheduleViolation(
+                    kind: .rejectedWork,
+                    tier: .precondition,
+                    member: "schedule(_:)",
+                    expectedOwner: scheduleContext.description,
+                    actualContext: ScheduleContext.describeCurrentExecution(),
+                    callSite: SourceLocation(file: file, line: line),
+                    detail: error.description
+                ),
+                objectHandler: nil
+            )
+        }
+    }
+}
+
+/// The error a scheduler throws when it does not accept work.
+public struct ScheduleRejection: Error, Sendable, CustomStringConvertible {
+    /// Why the work was rejected.
+    public enum Reason: Sendable, Equatable {
+        /// The scheduler was shut down before the work was submitted.
+        case shutDown
+    }
+
+    /// Why the work was rejected.
+    public let reason: Reason
+
+    /// The label of the scheduler that rejected the work.
+    public let schedulerLabel: String
+
+    /// Creates a rejection.
+    ///
+    /// - Parameters:
+    ///   - reason: Why the work was rejected.
+    ///   - schedulerLabel: The label of the scheduler that rejected it.
+    public init(reason: Reason, schedulerLabel: String) {
+        self.reason = reason
+        self.schedulerLabel = schedulerLabel
+    }
+
+    /// A sentence that says what happened and what to do.
+    public var description: String {
+        switch reason {
+        case .shutDown:
+            return "scheduler \"\(schedulerLabel)\" was shut down and no longer accepts work; "
+                + "schedule before shutdown() or check for ScheduleRejection with trySchedule(_:)"
+        }
+    }
+}
