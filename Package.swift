@@ -37,7 +37,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SchedulableTests",
-            dependencies: ["Schedulable"],
+            dependencies: ["Schedulable", "CSchedulableContext"],
             swiftSettings: checksSettings
         ),
     ],

@@ -85,6 +85,17 @@ bool csched_thread_name(char *buffer, unsigned long size) {
     return buffer[0] != 0;
 }
 
+void csched_set_thread_name(const char *name) {
+    char truncated[16];
+    strncpy(truncated, name, sizeof truncated - 1);
+    truncated[sizeof truncated - 1] = 0;
+#if defined(__linux__)
+    pthread_setname_np(pthread_self(), truncated);
+#elif defined(__APPLE__)
+    pthread_setname_np(name);
+#endif
+}
+
 bool csched_object_is_deallocating(const void *object) {
     return swift_isDeallocating((void *)object);
 }

@@ -35,10 +35,11 @@ public final class MainScheduler: Scheduler {
     /// - Returns: What `body` returns.
     public func sync<T>(_ body: () throws -> T) rethrows -> T {
         if isCurrent { return try body() }
-        let caller = BlockedCallerToken.current
         let context = scheduleContext
         // Through a plain `DispatchQueue` value: the `.main` overload of `sync` assumes the main actor.
         let queue: DispatchQueue = DispatchQueue.main
-        return try queue.sync { try context.run(onBehalfOf: caller, body) }
+        return try BlockedCallerToken.withCurrent { caller in
+            try queue.sync { try context.run(onBehalfOf: caller, body) }
+        }
     }
 }

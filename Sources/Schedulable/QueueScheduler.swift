@@ -137,9 +137,10 @@ public final class QueueScheduler: Scheduler {
     /// - Returns: What `body` returns.
     public func sync<T>(_ body: () throws -> T) rethrows -> T {
         if isCurrent { return try body() }
-        let caller = BlockedCallerToken.current
         let context = scheduleContext
-        return try queue.sync { try context.run(onBehalfOf: caller, body) }
+        return try BlockedCallerToken.withCurrent { caller in
+            try queue.sync { try context.run(onBehalfOf: caller, body) }
+        }
     }
 
     private func runWatchingExclusion(_ work: () -> Void) {

@@ -99,6 +99,10 @@ uint64_t csched_os_thread_id(void);
 /// Writes the thread's name (pthread_getname_np) into `buffer`; returns false when it has none.
 bool csched_thread_name(char *_Nonnull buffer, unsigned long size);
 
+/// Names the calling thread (truncated to the platform's limit: 15 bytes on Linux), so reports and
+/// debuggers show which scheduler a thread belongs to.
+void csched_set_thread_name(const char *_Nonnull name);
+
 /// Whether a Swift object is running its deinit (the Swift runtime's own answer).
 bool csched_object_is_deallocating(const void *_Nonnull object);
 

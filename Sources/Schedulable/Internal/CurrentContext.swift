@@ -57,6 +57,15 @@ extension ScheduleContext {
         return currentThread
     }
 
+    /// The context of code that runs outside any library frame, if it has one: the main thread, a
+    /// library queue reached directly, or a plain thread that objects were bound to.
+    package static var unframedCurrent: ScheduleContext? {
+        if csched_is_main_thread() { return .main }
+        if let context = DispatchQueue.getSpecific(key: scheduleContextQueueKey) { return context }
+        if csched_current_id() != 0 { return currentThread }
+        return nil
+    }
+
     /// A context that stands for the calling plain thread and nothing else.
     package static var currentThread: ScheduleContext {
         let id = UInt(csched_thread_unique_id())
@@ -77,7 +86,9 @@ extension ScheduleContext {
             return context.description + " (\(describeCurrentThread()))"
         }
         let queueLabel = String(cString: csched_current_queue_label())
-        if !queueLabel.isEmpty {
+        // With no current queue libdispatch answers with a root (global) queue's label; a worker of a
+        // global queue is named after it anyway, so the thread line says everything.
+        if !queueLabel.isEmpty && !queueLabel.hasPrefix("com.apple.root.") {
             return "queue \"\(queueLabel)\" (\(describeCurrentThread()))"
         }
         return describeCurrentThread()

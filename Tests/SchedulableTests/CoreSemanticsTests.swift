@@ -1,0 +1,189 @@
+import Dispatch
+import Foundation
+import Schedulable
+import Testing
+
+/// DESIGN.md "Semantics that must hold": a check passes iff the current context is the owner.
+@Suite("Ownership semantics")
+struct CoreSemanticsTests {
+    @Test func accessOnOwnerQueueThroughSchedulerPasses() async {
+        let recorder = ViolationRecorder()
+        let owner = QueueScheduler(label: "test.owner")
+        let counter = settledCounter(owner: owner, recorder: recorder)
+        await withCheckedContinuation { continuation in
+            owner.schedule {
+                counter.increment()
+                counter.items.append(1)
+                continuation.resume()
+            }
+        }
+        owner.sync { counter.increment() }
+        #expect(recorder.count == 0)
+        #expect(owner.sync { counter.count } == 2)
+    }
+
+    @Test func rawWorkSubmittedStraightToTheQueuePasses() {
+        let recorder = ViolationRecorder()
+        let owner = QueueScheduler(label: "test.raw")
+        let counter = settledCounter(owner: owner, recorder: recorder)
+        owner.queue.sync { counter.increment() }
+        let group = DispatchGroup()
+        owner.queue.async(group: group) { counter.increment() }
+        group.wait()
+        #expect(recorder.count == 0)
+    }
+
+    @Test func plainThreadAccessIsReported() {
+        let recorder = ViolationRecorder()
+        let owner = QueueScheduler(label: "test.plain")
+        let counter = settledCounter(owner: owner, recorder: recorder)
+        onPlainThread { counter.ping() }
+        #expect(recorder.count == expectedDebugTier(1))
+        if let violation = recorder.violations.first {
+            #expect(violation.kind == .wrongContext)
+            #expect(violation.objectType == "Counter")
+            #expect(violation.member == "ping()")
+            #expect(violation.expectedOwner == "queue \"test.plain\"")
+            #expect(violation.actualContext.contains("plain-thread"))
+            #expect(violation.ownerBoundAt?.fileID == "SchedulableTests/ViolationRecorder.swift")
+            #expect(violation.callSite?.fileID == "SchedulableTests/ViolationRecorder.swift")
+            #expect(violation.objectIdentity?.hasPrefix("0x") == true)
+        }
+    }
+
+    @Test func otherQueueAccessIsReportedWithThatQueueAsActualContext() {
+        let recorder = ViolationRecorder()
+        let owner = QueueScheduler(label: "test.a")
+        let other = QueueScheduler(label: "test.b")
+        let counter = settledCounter(owner: owner, recorder: recorder)
+        other.sync { counter.count = 5 }
+        let foreign = DispatchQueue(label: "test.foreign")
+        foreign.sync { _ = counter.count }
+        #expect(recorder.count == expectedDebugTier(2))
+        if recorder.count == 2 {
+            #expect(recorder.violations[0].actualContext.hasPrefix("queue \"test.b\""))
+            #expect(recorder.violations[1].actualContext.hasPrefix("queue \"test.foreign\""))
+        }
+    }
+
+    @Test func branchWorkPassesForTreeOwner() {
+        let recorder = ViolationRecorder()
+        let tree = QueueScheduler(label: "test.tree")
+        let branch = tree.branch("images")
+        let deeper = branch.branch("thumbnails")
+        let counter = settledCounter(owner: tree, recorder: recorder)
+        branch.sync { counter.increment() }
+        deeper.sync { counter.increment() }
+        branch.queue.sync { counter.increment() }   // raw work: the target chain reaches the tree
+        #expect(recorder.count == 0)
+        #expect(branch.label == "test.tree.images")
+        #expect(deeper.label == "test.tree.images.thumbnails")
+    }
+
+    @Test func branchOwnerFailsOnTreeAndSiblingPassesOnSubBranch() {
+        let recorder = ViolationRecorder()
+        let tree = QueueScheduler(label: "test.forest")
+        let images = tree.branch("images")
+        let sibling = tree.branch("video")
+        let sub = images.branch("cache")
+        let counter = withScheduleViolationHandler(recorder) { Counter(owner: images) }
+        images.sync { counter.increment() }
+        sub.sync { counter.increment() }
+        #expect(recorder.count == 0)
+        tree.sync { counter.ping() }
+        sibling.sync { counter.ping() }
+        sibling.queue.sync { counter.ping() }
+        #expect(recorder.count == expectedDebugTier(3))
+    }
+
+    @Test func nestedSyncFromOwnerKeepsOwnership() {
+        let recorder = ViolationRecorder()
+        let owner = QueueScheduler(label: "test.nested.owner")
+        let other = QueueScheduler(label: "test.nested.other")
+        let foreign = DispatchQueue(label: "test.nested.foreign")
+        let counter = settledCounter(owner: owner, recorder: recorder)
+        owner.sync {
+            other.sync { counter.increment() }            // library sync: owner is blocked
+            foreign.sync { counter.increment() }          // raw sync from library work
+            other.sync { foreign.sync { counter.increment() } }
+        }
+        owner.queue.sync {
+            other.sync { counter.increment() }            // raw owner work, then library sync
+        }
+        #expect(recorder.count == 0)
+        // After the nested calls return, the other queue on its own is not the owner.
+        other.sync { counter.ping() }
+        #expect(recorder.count == expectedDebugTier(1))
+    }
+
+    @Test func concurrentPerformIterationsOffTheOwnerThreadAreReported() {
+        let recorder = ViolationRecorder()
+        let owner = QueueScheduler(label: "test.concurrentPerform")
+        let counter = settledCounter(owner: owner, recorder: recorder)
+        let onOwner = owner.sync { () -> Int in
+            // Only the iterations that run on the owner's (blocked) thread may pass.
+            let passes = ManagedCounter()
+            DispatchQueue.concurrentPerform(iterations: 64) { _ in
+                if counter.isScheduled { passes.add() }
+            }
+            return passes.value
+        }
+        #expect(onOwner >= 1)
+        #expect(onOwner <= 64)
+    }
+
+    @Test func mainOwnedObjectPassesOnMainActorAndFailsElsewhere() async {
+        let recorder = ViolationRecorder()
+        let counter = withScheduleViolationHandler(recorder) { Counter(owner: MainScheduler.shared) }
+        await MainActor.run { counter.increment() }
+        await withCheckedContinuation { continuation in
+            MainScheduler.shared.schedule {
+                counter.increment()
+                continuation.resume()
+            }
+        }
+        await withCheckedContinuation { continuation in
+            DispatchQueue.main.async {
+                counter.increment()
+                continuation.resume()
+            }
+        }
+        #expect(recorder.count == 0)
+        onPlainThread { counter.ping() }
+        DispatchQueue(label: "test.notMain").sync { counter.ping() }
+        #expect(recorder.count == expectedDebugTier(2))
+        #expect(recorder.violations.first?.expectedOwner ?? "main thread" == "main thread")
+    }
+
+    @Test func schedulerIsCurrentNeverSaysYesElsewhere() {
+        let a = QueueScheduler(label: "test.isCurrent.a")
+        let b = a.branch("b")
+        #expect(!a.isCurrent)
+        #expect(a.sync { a.isCurrent })
+        #expect(b.sync { a.isCurrent && b.isCurrent })
+        #expect(!a.sync { b.isCurrent })
+        #expect(!a.sync { MainScheduler.shared.isCurrent })
+    }
+
+    /// A new thread that may reuse a dead thread's pthread_t must not pass for the dead thread.
+    @Test func deadThreadIdentityIsNeverReused() {
+        let recorder = ViolationRecorder()
+        let counter = withScheduleViolationHandler(recorder) {
+            Counter(protection: .detached())
+        }
+        onPlainThread { counter.ping() }     // binds to this thread, which then exits
+        #expect(recorder.count == 0)
+        for _ in 0..<200 {
+            onPlainThread { counter.ping() }
+        }
+        #expect(recorder.count == expectedDebugTier(200))
+    }
+}
+
+/// A thread-safe tally for tests.
+final class ManagedCounter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var storage = 0
+    func add() { lock.lock(); storage += 1; lock.unlock() }
+    var value: Int { lock.lock(); defer { lock.unlock() }; return storage }
+}

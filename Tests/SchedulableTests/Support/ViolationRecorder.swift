@@ -1,0 +1,82 @@
+import CSchedulableContext
+import Dispatch
+import Foundation
+import Schedulable
+import Synchronization
+
+/// Records violations in memory so reporting paths are tested in-process.
+final class ViolationRecorder: ScheduleViolationHandler {
+    private let storage = Mutex<[ScheduleViolation]>([])
+
+    func handle(_ violation: ScheduleViolation) {
+        storage.withLock { $0.append(violation) }
+    }
+
+    var violations: [ScheduleViolation] { storage.withLock { $0 } }
+    var members: [String] { violations.map(\.member) }
+    var count: Int { violations.count }
+}
+
+/// How many debug-tier violations to expect: none when this build compiled the debug tier out.
+func expectedDebugTier(_ count: Int) -> Int {
+    ScheduleProtectionSystem.debugChecksCompiledIn ? count : 0
+}
+
+/// A protected service used across the tests. `@unchecked Sendable` because the tests move it across
+/// threads on purpose; the library's checks are what the tests observe.
+final class Counter: ScheduleProtectable, @unchecked Sendable {
+    let scheduleProtection: ScheduleProtection
+    @ScheduleProtected(name: "count") var count = 0
+    @ScheduleProtected var items: [Int] = []
+    @ScheduleProtected(name: "flag") var flag = false
+
+    init(owner: some Scheduler) {
+        scheduleProtection = ScheduleProtection(owner: owner)
+    }
+
+    init(protection: ScheduleProtection) {
+        scheduleProtection = protection
+    }
+
+    /// A method guard and nothing else: one check per call.
+    func ping() {
+        assertScheduled()
+    }
+
+    func increment() {
+        assertScheduled()
+        count += 1
+    }
+
+    func incrementAlways() {
+        preconditionScheduled()
+        count += 1
+    }
+
+    func reset() {
+        assertScheduled()
+        count = 0
+    }
+}
+
+/// Creates a counter for `owner` with `recorder` as its handler, and lets the owner touch it once so
+/// the construction window (which lets the creating thread use it) is closed.
+func settledCounter(owner: QueueScheduler, recorder: ViolationRecorder) -> Counter {
+    let counter = withScheduleViolationHandler(recorder) { Counter(owner: owner) }
+    owner.queue.sync { _ = counter.count }
+    return counter
+}
+
+/// Runs `body` on a new plain thread (not a dispatch worker) and waits for it.
+func onPlainThread(_ body: @escaping @Sendable () -> Void) {
+    let done = DispatchSemaphore(value: 0)
+    let thread = Thread {
+        // Foundation on Linux does not pass `Thread.name` to the OS thread; name it here so reports
+        // can be matched. (Linux thread names are at most 15 bytes.)
+        csched_set_thread_name("plain-thread")
+        body()
+        done.signal()
+    }
+    thread.start()
+    done.wait()
+}
