@@ -80,3 +80,10 @@ func onPlainThread(_ body: @escaping @Sendable () -> Void) {
     thread.start()
     done.wait()
 }
+
+/// A thread-safe list for tests.
+final class LockedList<Element: Sendable>: Sendable {
+    private let storage = Mutex<[Element]>([])
+    func append(_ element: Element) { storage.withLock { $0.append(element) } }
+    var elements: [Element] { storage.withLock { $0 } }
+}

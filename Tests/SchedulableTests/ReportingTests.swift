@@ -1,0 +1,219 @@
+import Dispatch
+import Foundation
+import Schedulable
+import Synchronization
+import Testing
+
+/// Reports: contents, handler modes, deduplication, recursion, the environment variable, bootstrap.
+@Suite("Reporting")
+struct ReportingTests {
+    @Test func readModifyWriteChecksOnce() {
+        let recorder = ViolationRecorder()
+        let owner = QueueScheduler(label: "test.rmw")
+        let counter = settledCounter(owner: owner, recorder: recorder)
+        let intruder = DispatchQueue(label: "test.rmw.intruder")
+        intruder.sync { counter.count += 1 }
+        #expect(recorder.count == expectedDebugTier(1))
+        intruder.sync { counter.items.append(7) }
+        #expect(recorder.count == expectedDebugTier(2))
+        intruder.sync { counter.items[0] += 1 }
+        #expect(recorder.count == expectedDebugTier(3))
+        intruder.sync { counter.flag.toggle() }
+        #expect(recorder.count == expectedDebugTier(4))
+        #expect(owner.sync { counter.items } == [8])
+    }
+
+    @Test func unnamedPropertyIsNamedByDeclarationSite() {
+        let recorder = ViolationRecorder()
+        let owner = QueueScheduler(label: "test.unnamed")
+        let counter = settledCounter(owner: owner, recorder: recorder)
+        DispatchQueue(label: "test.unnamed.intruder").sync { _ = counter.items }
+        if let violation = recorder.violations.first {
+            #expect(violation.member.hasPrefix("SchedulableTests/ViolationRecorder.swift:"))
+        }
+        #expect(recorder.count == expectedDebugTier(1))
+    }
+
+    @Test func reportDescriptionHasEveryField() {
+        let violation = ScheduleViolation(
+            kind: .wrongContext, tier: .assert, objectType: "UploadQueue", objectIdentity: "0x1",
+            member: "enqueue(_:)", expectedOwner: "queue \"uploads\"", actualContext: "main thread",
+            ownerBoundAt: SourceLocation(fileID: "App/Uploads.swift", line: 3),
+            callSite: SourceLocation(fileID: "App/Uploads.swift", line: 9)
+        )
+        let text = violation.description
+        for field in ["UploadQueue.enqueue(_:) used outside its owner", "object:          UploadQueue (0x1)",
+                      "member:          enqueue(_:)", "expected owner:  queue \"uploads\"",
+                      "actual context:  main thread", "owner bound at:  App/Uploads.swift:3",
+                      "call site:       App/Uploads.swift:9"] {
+            #expect(text.contains(field))
+        }
+    }
+
+    @Test func logHandlerPrintsOncePerTypeAndMemberWithCounts() {
+        let lines = LockedList<String>()
+        let log = LogViolationHandler(output: { line in lines.append(line) })
+        let owner = QueueScheduler(label: "test.log")
+        let counter = withScheduleViolationHandler(log) { Counter(owner: owner) }
+        owner.sync { counter.ping() }
+        let intruder = DispatchQueue(label: "test.log.intruder")
+        for _ in 0..<5 { intruder.sync { counter.ping() } }
+        intruder.sync { counter.reset() }
+        let printed = lines.elements
+        if ScheduleProtectionSystem.debugChecksCompiledIn {
+            #expect(log.count(for: "Counter.ping()") == 5)
+            // First occurrence in full, then at 2 and 4; then reset() once, and count (its property access).
+            #expect(printed.filter { $0.contains("Counter.ping() used outside its owner\n") }.count == 1)
+            #expect(printed.filter { $0.contains("again (2 times so far)") }.count == 1)
+            #expect(printed.filter { $0.contains("again (4 times so far)") }.count == 1)
+            #expect(printed.filter { $0.contains("Counter.reset()") }.count == 1)
+            #expect(printed.count == 5)
+        } else {
+            #expect(printed.isEmpty)
+        }
+    }
+
+    @Test func customHandlerReceivesViolations() {
+        let seen = LockedList<String>()
+        let owner = QueueScheduler(label: "test.custom")
+        let counter = withScheduleViolationHandler(CustomViolationHandler { violation in seen.append(violation.member) }) {
+            Counter(owner: owner)
+        }
+        owner.sync { counter.ping() }
+        DispatchQueue(label: "test.custom.intruder").sync { counter.ping() }
+        #expect(seen.elements == (ScheduleProtectionSystem.debugChecksCompiledIn ? ["ping()"] : []))
+    }
+
+    @Test func offHandlerIgnoresDebugTier() {
+        let owner = QueueScheduler(label: "test.off")
+        let counter = withScheduleViolationHandler(.off) { Counter(owner: owner) }
+        owner.sync { counter.ping() }
+        DispatchQueue(label: "test.off.intruder").sync { counter.ping() }
+    }
+
+    /// A handler that itself touches a protected object from the wrong context must not recurse.
+    @Test func violationInsideHandlerDoesNotRecurse() {
+        let owner = QueueScheduler(label: "test.recursion")
+        let victim = UncheckedBox<Counter>(Counter(owner: owner))
+        let calls = ManagedCounter()
+        let handler = CustomViolationHandler { _ in
+            calls.add()
+            victim.value?.ping()     // wrong context again, inside the handler
+        }
+        victim.value = withScheduleViolationHandler(handler) { Counter(owner: owner) }
+        owner.sync { victim.value?.ping() }
+        DispatchQueue(label: "test.recursion.intruder").sync { victim.value?.ping() }
+        #expect(calls.value == expectedDebugTier(1))
+    }
+
+    @Test func scopedHandlerCatchesViolationsDetectedLaterOnOtherThreads() async {
+        let recorder = ViolationRecorder()
+        let owner = QueueScheduler(label: "test.scope")
+        let counter = withScheduleViolationHandler(recorder) { Counter(owner: owner) }
+        owner.sync { counter.ping() }
+        // Outside the scope, on a GCD worker: still routed to the handler the object captured.
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                counter.ping()
+                continuation.resume()
+            }
+        }
+        #expect(recorder.count == expectedDebugTier(1))
+    }
+
+    // MARK: - Trap paths (exit tests)
+
+    @Test func defaultHandlerPrintsWholeReportThenTraps() async {
+        await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            final class Uploads: ScheduleProtectable, @unchecked Sendable {
+                static let scheduler = QueueScheduler(label: "com.app.uploads")
+                let scheduleProtection = ScheduleProtection(owner: Uploads.scheduler)
+                func enqueue() { preconditionScheduled() }
+            }
+            let uploads = Uploads()
+            Uploads.scheduler.sync { uploads.enqueue() }   // the owner's first use ends construction
+            DispatchQueue(label: "com.app.intruder").sync { uploads.enqueue() }
+        }.map { result in
+            let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
+            #expect(stderr.contains("Uploads.enqueue() used outside its owner"))
+            #expect(stderr.contains("expected owner:  queue \"com.app.uploads\""))
+            #expect(stderr.contains("actual context:  queue \"com.app.intruder\""))
+            #expect(stderr.contains("owner bound at:  SchedulableTests/ReportingTests.swift:"))
+            #expect(stderr.contains("call site:       SchedulableTests/ReportingTests.swift:"))
+        }
+    }
+
+    @Test(.enabled(if: ScheduleProtectionSystem.debugChecksCompiledIn))
+    func debugTierTrapsByDefaultInDebugBuilds() async {
+        await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let owner = QueueScheduler(label: "exit.debug.owner")
+            let counter = Counter(owner: owner)
+            owner.sync { counter.ping() }
+            DispatchQueue(label: "exit.debug.intruder").sync { counter.ping() }
+        }.map { result in
+            let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
+            #expect(stderr.contains("Counter.ping() used outside its owner"))
+        }
+    }
+
+    @Test(.enabled(if: ScheduleProtectionSystem.debugChecksCompiledIn))
+    func environmentVariableSwitchesToLogAndTheProcessContinues() async {
+        await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
+            setenv("SCHEDULE_PROTECTION", "log", 1)
+            let owner = QueueScheduler(label: "exit.env.owner")
+            let counter = Counter(owner: owner)
+            owner.sync { counter.ping() }
+            for _ in 0..<3 { DispatchQueue(label: "exit.env.intruder").sync { counter.ping() } }
+        }.map { result in
+            let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
+            #expect(stderr.components(separatedBy: "Counter.ping() used outside its owner\n").count == 2)
+            #expect(stderr.contains("again (2 times so far)"))
+        }
+    }
+
+    @Test(.enabled(if: ScheduleProtectionSystem.debugChecksCompiledIn))
+    func environmentVariableOverridesBootstrap() async {
+        await #expect(processExitsWith: .success) {
+            setenv("SCHEDULE_PROTECTION", "off", 1)
+            ScheduleProtectionSystem.bootstrap(.trap)
+            let owner = QueueScheduler(label: "exit.env.off")
+            let counter = Counter(owner: owner)
+            owner.sync { counter.ping() }
+            DispatchQueue(label: "exit.env.intruder").sync { counter.ping() }
+        }
+    }
+
+    @Test func invalidEnvironmentValueIsReportedNotSilentlyIgnored() async {
+        await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
+            setenv("SCHEDULE_PROTECTION", "loud", 1)
+            _ = ScheduleProtectionSystem.handler
+        }.map { result in
+            let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
+            #expect(stderr.contains("SCHEDULE_PROTECTION=\"loud\" is not one of trap, log, off"))
+        }
+    }
+
+    @Test func secondBootstrapTrapsNamingBothCallSites() async {
+        await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            ScheduleProtectionSystem.bootstrap(.log)
+            ScheduleProtectionSystem.bootstrap(.trap)
+        }.map { result in
+            let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
+            #expect(stderr.contains("bootstrap called twice: first at SchedulableTests/ReportingTests.swift:"))
+        }
+    }
+
+    @Test(.enabled(if: ScheduleProtectionSystem.debugChecksCompiledIn))
+    func bootstrappedLogHandlerReceivesUnscopedViolations() async {
+        await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
+            ScheduleProtectionSystem.bootstrap(.log)
+            let owner = QueueScheduler(label: "exit.bootstrap.owner")
+            let counter = Counter(owner: owner)
+            owner.sync { counter.ping() }
+            DispatchQueue(label: "exit.bootstrap.intruder").sync { counter.ping() }
+        }.map { result in
+            let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
+            #expect(stderr.contains("Counter.ping() used outside its owner"))
+        }
+    }
+}
