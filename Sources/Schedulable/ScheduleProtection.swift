@@ -143,11 +143,26 @@ public final class ScheduleProtection: Sendable {
 
     @usableFromInline
     func _isCurrentContextOwnerSlow() -> Bool {
-        let binding = binding.withLock { $0 }
-        guard let owner = binding.owner else { return true }
-        if owner.isCurrent { return true }
-        if let thread = binding.constructingThread, thread == UInt(csched_thread_unique_id()) { return true }
-        return false
+        binding.withLock { binding in
+            guard let owner = binding.owner else { return true }
+            if isOwnerCurrent(owner, closingConstructionOf: &binding) { return true }
+            return isConstructingThread(binding)
+        }
+    }
+
+    /// Whether the owner's context is current; the owner's first use (a check or a query) also ends
+    /// the construction window for good.
+    private func isOwnerCurrent(_ owner: ScheduleContext, closingConstructionOf binding: inout Binding) -> Bool {
+        guard owner.isCurrent else { return false }
+        if binding.constructingThread != nil {
+            binding.constructingThread = nil
+            _fastOwnerID.store(owner.id, ordering: .releasing)
+        }
+        return true
+    }
+
+    private func isConstructingThread(_ binding: Binding) -> Bool {
+        binding.constructingThread == UInt(csched_thread_unique_id())
     }
 
     /// Transfers the object to `newOwner`. Call it from the current owner (or, for a detached object,
@@ -175,9 +190,7 @@ public final class ScheduleProtection: Sendable {
     private func rebind(to newOwner: ScheduleContext?, member: StaticString, file: StaticString, line: UInt) {
         let here = SourceLocation(file: file, line: line)
         let refused = binding.withLock { binding -> Binding? in
-            if let owner = binding.owner, !owner.isCurrent,
-                binding.constructingThread != UInt(csched_thread_unique_id())
-            {
+            if let owner = binding.owner, !owner.isCurrent, !isConstructingThread(binding) {
                 return binding
             }
             binding = Binding(owner: newOwner, boundAt: newOwner == nil ? nil : here, constructingThread: nil)
@@ -214,15 +227,7 @@ public final class ScheduleProtection: Sendable {
                 _fastOwnerID.store(here.id, ordering: .releasing)
                 return .pass
             }
-            if owner.isCurrent {
-                if binding.constructingThread != nil {
-                    // The owner's first use: construction is over, from now on only the owner passes.
-                    binding.constructingThread = nil
-                    _fastOwnerID.store(owner.id, ordering: .releasing)
-                }
-                return .pass
-            }
-            if let thread = binding.constructingThread, thread == UInt(csched_thread_unique_id()) {
+            if isOwnerCurrent(owner, closingConstructionOf: &binding) || isConstructingThread(binding) {
                 return .pass
             }
             return .report(owner: owner, boundAt: binding.boundAt)
