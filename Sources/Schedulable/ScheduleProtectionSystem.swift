@@ -57,13 +57,19 @@ public enum ScheduleProtectionSystem {
         }
     }()
 
-    private static let defaultHandler: any ScheduleViolationHandler = {
+    /// What happens to a violation when nothing was configured: ``Mode/trap`` in debug builds,
+    /// ``Mode/log`` in release builds (where only the precondition tier, which traps anyway, and the
+    /// `ReleaseChecks` trait produce violations — a beta build should log, not crash).
+    public static var defaultMode: Mode {
         #if SCHEDULABLE_DEBUG_BUILD
-        return TrapViolationHandler()
+        return .trap
         #else
-        return LogViolationHandler()
+        return .log
         #endif
-    }()
+    }
+
+    private static let defaultHandler: any ScheduleViolationHandler =
+        defaultMode == .trap ? TrapViolationHandler() : LogViolationHandler()
 
     /// Installs the process-wide handler. Call it once, before the first violation can happen.
     ///

@@ -143,9 +143,11 @@ struct ReportingTests {
         }
     }
 
+    /// Debug builds trap by default; release builds with the ReleaseChecks trait log and go on.
     @Test(.enabled(if: ScheduleProtectionSystem.debugChecksCompiledIn))
-    func debugTierTrapsByDefaultInDebugBuilds() async {
-        await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+    func debugTierFollowsTheBuildsDefaultMode() async {
+        let outcome: ExitTest.Condition = ScheduleProtectionSystem.defaultMode == .trap ? .failure : .success
+        await #expect(processExitsWith: outcome, observing: [\.standardErrorContent]) {
             let owner = QueueScheduler(label: "exit.debug.owner")
             let counter = Counter(owner: owner)
             owner.sync { counter.ping() }
