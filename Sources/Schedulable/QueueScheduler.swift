@@ -41,8 +41,9 @@ public final class QueueScheduler: Scheduler {
     ///   - label: A reverse-DNS label, e.g. `com.app.network`.
     ///   - qos: The queue's quality of service.
     public init(label: String, qos: DispatchQoS = .default) {
-        let context = ScheduleContext(label: label, parent: nil, kind: .queue, id: UInt(csched_next_id()))
-        self.queue = DispatchQueue(label: label, qos: qos)
+        let queue = DispatchQueue(label: label, qos: qos)
+        let context = ScheduleContext(label: label, parent: nil, kind: .queue, id: UInt(csched_next_id()), queue: queue)
+        self.queue = queue
         self.qos = qos
         self.parent = nil
         self.scheduleContext = context
@@ -52,10 +53,11 @@ public final class QueueScheduler: Scheduler {
 
     private init(branchOf parent: QueueScheduler, name: String, qos: DispatchQoS) {
         let label = parent.label + "." + name
+        let queue = DispatchQueue(label: label, qos: qos, target: parent.queue)
         let context = ScheduleContext(
-            label: label, parent: parent.scheduleContext, kind: .queue, id: UInt(csched_next_id())
+            label: label, parent: parent.scheduleContext, kind: .queue, id: UInt(csched_next_id()), queue: queue
         )
-        self.queue = DispatchQueue(label: label, qos: qos, target: parent.queue)
+        self.queue = queue
         self.qos = qos
         self.parent = parent
         self.scheduleContext = context
@@ -96,7 +98,9 @@ public final class QueueScheduler: Scheduler {
         if let existing = queue.getSpecific(key: scheduleContextQueueKey) {
             context = existing
         } else {
-            context = ScheduleContext(label: queue.label, parent: nil, kind: .queue, id: UInt(csched_next_id()))
+            context = ScheduleContext(
+                label: queue.label, parent: nil, kind: .queue, id: UInt(csched_next_id()), queue: queue
+            )
             queue.setSpecific(key: scheduleContextQueueKey, value: context)
         }
         self.queue = queue

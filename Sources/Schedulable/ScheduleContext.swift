@@ -35,6 +35,10 @@ public final class ScheduleContext: Sendable, CustomStringConvertible {
 
     package let kind: Kind
 
+    /// The serial queue behind a queue context, so a failing check can ask libdispatch itself before
+    /// trapping. Weak: the queue keeps its context alive (as a queue-specific value), not the reverse.
+    package weak let queue: DispatchQueue?
+
     /// Creates a context for a custom scheduler.
     ///
     /// - Parameters:
@@ -44,11 +48,12 @@ public final class ScheduleContext: Sendable, CustomStringConvertible {
         self.init(label: label, parent: parent, kind: .custom, id: UInt(csched_next_id()))
     }
 
-    package init(label: String, parent: ScheduleContext?, kind: Kind, id: UInt) {
+    package init(label: String, parent: ScheduleContext?, kind: Kind, id: UInt, queue: DispatchQueue? = nil) {
         self.label = label
         self.parent = parent
         self.kind = kind
         self.id = id
+        self.queue = queue
     }
 
     /// The main thread's context (also the context of `DispatchQueue.main` work).

@@ -266,6 +266,6 @@ public final class ScheduleProtection: Sendable {
         if case .property(let name, let declaredAt, _) = member, name != nil {
             violation.detail = "property declared at \(declaredAt)"
         }
-        ScheduleReporting.report(violation, objectHandler: capturedHandler)
+        ScheduleReporting.report(violation, objectHandler: capturedHandler, owner: owner)
     }
 }

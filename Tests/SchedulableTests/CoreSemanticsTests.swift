@@ -116,6 +116,37 @@ struct CoreSemanticsTests {
         #expect(recorder.count == expectedDebugTier(1))
     }
 
+    /// Raw `sync` nested in raw work on the owner leaves no trace a non-trapping API can read; where
+    /// the outcome would be a trap, libdispatch arbitrates, so the owner's blocked work is not reported.
+    @Test func rawSyncInsideRawOwnerWorkPassesWhereChecksTrap() async {
+        await #expect(processExitsWith: .success) {
+            let owner = QueueScheduler(label: "exit.rawraw.owner")
+            let counter = Counter(owner: owner)
+            owner.sync { counter.ping() }
+            owner.queue.sync {
+                DispatchQueue(label: "exit.rawraw.inner").sync {
+                    counter.ping()                 // debug tier, default trap handler
+                    counter.incrementAlways()      // precondition tier
+                }
+            }
+        }
+    }
+
+    @Test func rawSyncFromUnrelatedWorkStillTrapsWithTheReport() async {
+        await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let owner = QueueScheduler(label: "exit.rawraw2.owner")
+            let counter = Counter(owner: owner)
+            owner.sync { counter.ping() }
+            DispatchQueue(label: "exit.rawraw2.unrelated").sync {
+                DispatchQueue(label: "exit.rawraw2.inner").sync { counter.incrementAlways() }
+            }
+        }.map { result in
+            let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
+            #expect(stderr.contains("Counter.incrementAlways() used outside its owner"))
+            #expect(stderr.contains("actual context:  queue \"exit.rawraw2.inner\""))
+        }
+    }
+
     @Test func concurrentPerformIterationsOffTheOwnerThreadAreReported() {
         let recorder = ViolationRecorder()
         let owner = QueueScheduler(label: "test.concurrentPerform")

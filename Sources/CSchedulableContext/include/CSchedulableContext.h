@@ -106,6 +106,15 @@ void csched_set_thread_name(const char *_Nonnull name);
 /// Whether a Swift object is running its deinit (the Swift runtime's own answer).
 bool csched_object_is_deallocating(const void *_Nonnull object);
 
+/// Arms a report to be written to standard error if this thread traps (SIGILL/SIGTRAP) before
+/// `csched_disarm_trap_report`: used around `dispatchPrecondition`, whose failure prints nothing on
+/// Linux. The previous signal action (the Swift backtracer, a crash reporter, the default) still runs.
+/// `report` must stay valid until disarmed.
+void csched_arm_trap_report(const char *_Nonnull report);
+
+/// Disarms the report armed by `csched_arm_trap_report`.
+void csched_disarm_trap_report(void);
+
 #ifdef __cplusplus
 }
 #endif
