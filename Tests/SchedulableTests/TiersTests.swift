@@ -150,7 +150,7 @@ struct SchedulerInputTests {
             bothRunning.wait()
             release.signal()
             release.signal()
-            Thread.sleep(forTimeInterval: 5)   // the report traps the process before this ends
+            _ = DispatchSemaphore(value: 0).wait(timeout: .now() + 5)   // the report traps before this ends
         }.map { result in
             let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
             #expect(stderr.contains("is not serial"))
