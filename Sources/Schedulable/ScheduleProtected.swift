@@ -58,7 +58,7 @@ public struct ScheduleProtected<Value> {
     ///
     /// - Parameters:
     ///   - object: The enclosing object.
-    ///   - wrappedKeyPath: The property's key path (used by options).
+    ///   - wrappedKeyPath: The property's key path (not used: see `_check`).
     ///   - storageKeyPath: The wrapper's storage.
     @inlinable
     public static subscript<Object: ScheduleProtectable>(
@@ -68,55 +68,47 @@ public struct ScheduleProtected<Value> {
     ) -> Value {
         get {
             #if SCHEDULABLE_CHECKS
-            _check(object, wrappedKeyPath, storageKeyPath)
+            _check(object, storageKeyPath)
             #endif
             return object[keyPath: storageKeyPath]._value
         }
         set {
             #if SCHEDULABLE_CHECKS
-            _check(object, wrappedKeyPath, storageKeyPath)
+            _check(object, storageKeyPath)
             #endif
             object[keyPath: storageKeyPath]._value = newValue
         }
         _modify {
             #if SCHEDULABLE_CHECKS
-            _check(object, wrappedKeyPath, storageKeyPath)
+            _check(object, storageKeyPath)
             #endif
             yield &object[keyPath: storageKeyPath]._value
         }
     }
 
     #if SCHEDULABLE_CHECKS
+    // The wrapped key path is deliberately not passed here: any use of a key path in the slow path
+    // makes the optimizer create (and retain and release) it on every access, fast path included. The
+    // storage is only ever projected, which compiles to a field access. Options match properties by
+    // the declaration site instead (see `PropertyProbe`).
     @inlinable
     @inline(__always)
     static func _check<Object: ScheduleProtectable>(
         _ object: Object,
-        _ wrappedKeyPath: ReferenceWritableKeyPath<Object, Value>,
         _ storageKeyPath: ReferenceWritableKeyPath<Object, Self>
     ) {
         let protection = object.scheduleProtection
-        if protection._fastOwnerID.load(ordering: .relaxed) != UInt(csched_current_id()) {
-            _checkFailed(object, wrappedKeyPath, storageKeyPath)
+        if _slowPath(protection._fastOwnerID.load(ordering: .relaxed) != UInt(csched_current_id())) {
+            let storage = object[keyPath: storageKeyPath]
+            protection._checkFailedFastPath(
+                object: object,
+                member: .property(
+                    name: storage._name,
+                    declaredAt: SourceLocation(file: storage._declarationFile, line: storage._declarationLine)
+                ),
+                tier: .assert
+            )
         }
-    }
-
-    @usableFromInline
-    @inline(never)
-    static func _checkFailed<Object: ScheduleProtectable>(
-        _ object: Object,
-        _ wrappedKeyPath: ReferenceWritableKeyPath<Object, Value>,
-        _ storageKeyPath: ReferenceWritableKeyPath<Object, Self>
-    ) {
-        let storage = object[keyPath: storageKeyPath]
-        object.scheduleProtection._checkFailedFastPath(
-            object: object,
-            member: .property(
-                name: storage._name,
-                declaredAt: SourceLocation(file: storage._declarationFile, line: storage._declarationLine),
-                keyPath: wrappedKeyPath
-            ),
-            tier: .assert
-        )
     }
     #endif
 }

@@ -32,19 +32,22 @@ public final class ScheduleProtection: Sendable {
     static let detachedID = UInt.max
     /// Bound, but the constructing thread may still use the object (see "Construct here, use there").
     static let constructingID = UInt.max - 1
+    /// Bound, but property options still have to be matched to wrappers at the next legitimate use.
+    static let unresolvedID = UInt.max - 2
 
     private struct Binding: Sendable {
         var owner: ScheduleContext?
         var boundAt: SourceLocation?
         /// The unique id of the thread that may use the object until the owner first does.
         var constructingThread: UInt?
+        /// Which wrappers the options' property entries reach; `nil` until probed.
+        var resolvedProperties: ErasedScheduleOptions.ResolvedProperties?
     }
 
     private let binding: Mutex<Binding>
     package let options: ErasedScheduleOptions
     /// The handler that was in scope when the object was created (test helpers route through it).
     package let capturedHandler: (any ScheduleViolationHandler)?
-    private let allowsConstructionWindow: Bool
 
     /// Binds the object to `owner` now.
     ///
@@ -104,23 +107,27 @@ public final class ScheduleProtection: Sendable {
         owner: ScheduleContext?, options: ErasedScheduleOptions, boundAt: SourceLocation?,
         allowsConstructionWindow: Bool
     ) {
-        var binding = Binding(owner: owner, boundAt: boundAt, constructingThread: nil)
-        let fastID: UInt
-        if let owner {
-            if owner.isCurrent || !allowsConstructionWindow {
-                fastID = owner.id
-            } else {
-                binding.constructingThread = UInt(csched_thread_unique_id())
-                fastID = Self.constructingID
-            }
-        } else {
-            fastID = Self.detachedID
+        var binding = Binding(owner: owner, boundAt: boundAt)
+        if let owner, allowsConstructionWindow, !owner.isCurrent {
+            binding.constructingThread = UInt(csched_thread_unique_id())
         }
-        self._fastOwnerID = Atomic(fastID)
+        if !(options.hasPropertyEntries && ScheduleProtectionSystem.debugChecksCompiledIn) {
+            // Nothing to match: property entries only matter where wrappers check.
+            binding.resolvedProperties = ErasedScheduleOptions.ResolvedProperties()
+        }
+        self._fastOwnerID = Atomic(Self.fastID(for: binding))
         self.binding = Mutex(binding)
         self.options = options
         self.capturedHandler = ScheduleProtectionSystem.scopedHandler
-        self.allowsConstructionWindow = allowsConstructionWindow
+    }
+
+    /// What the fast path compares with: the owner's id once everything is settled, else a sentinel
+    /// that no thread-local token ever equals, so every check takes the slow path.
+    private static func fastID(for binding: Binding) -> UInt {
+        guard let owner = binding.owner else { return detachedID }
+        if binding.constructingThread != nil { return constructingID }
+        if binding.resolvedProperties == nil { return unresolvedID }
+        return owner.id
     }
 
     /// The owner's context, or `nil` while detached.
@@ -156,7 +163,7 @@ public final class ScheduleProtection: Sendable {
         guard owner.isCurrent else { return false }
         if binding.constructingThread != nil {
             binding.constructingThread = nil
-            _fastOwnerID.store(owner.id, ordering: .releasing)
+            _fastOwnerID.store(Self.fastID(for: binding), ordering: .releasing)
         }
         return true
     }
@@ -193,8 +200,10 @@ public final class ScheduleProtection: Sendable {
             if let owner = binding.owner, !owner.isCurrent, !isConstructingThread(binding) {
                 return binding
             }
-            binding = Binding(owner: newOwner, boundAt: newOwner == nil ? nil : here, constructingThread: nil)
-            _fastOwnerID.store(newOwner?.id ?? Self.detachedID, ordering: .releasing)
+            binding.owner = newOwner
+            binding.boundAt = newOwner == nil ? nil : here
+            binding.constructingThread = nil
+            _fastOwnerID.store(Self.fastID(for: binding), ordering: .releasing)
             return nil
         }
         if let refused {
@@ -213,36 +222,79 @@ public final class ScheduleProtection: Sendable {
     ///   - tier: Which check tier.
     @usableFromInline
     func _checkFailedFastPath(object: AnyObject?, member: ScheduleMemberReference, tier: ScheduleViolation.Tier) {
+        if case .property(_, let declaredAt) = member, PropertyProbe.recordIfProbing(declaredAt) { return }
         enum Decision {
-            case pass
-            case report(owner: ScheduleContext, boundAt: SourceLocation?)
+            case pass(probeProperties: Bool)
+            case report(owner: ScheduleContext, boundAt: SourceLocation?, resolved: ErasedScheduleOptions.ResolvedProperties?)
         }
         let decision = binding.withLock { binding -> Decision in
             guard let owner = binding.owner else {
                 // Detached: the first checked use binds the object to where it runs.
-                guard options.checks(member) else { return .pass }
+                guard options.checks(member, resolved: binding.resolvedProperties) else { return .pass(probeProperties: false) }
                 let here = ScheduleContext.current
                 binding.owner = here
                 binding.boundAt = member.callSite ?? memberDeclaration(member)
-                _fastOwnerID.store(here.id, ordering: .releasing)
-                return .pass
+                _fastOwnerID.store(Self.fastID(for: binding), ordering: .releasing)
+                return .pass(probeProperties: binding.resolvedProperties == nil)
             }
             if isOwnerCurrent(owner, closingConstructionOf: &binding) || isConstructingThread(binding) {
-                return .pass
+                return .pass(probeProperties: binding.resolvedProperties == nil)
             }
-            return .report(owner: owner, boundAt: binding.boundAt)
+            return .report(owner: owner, boundAt: binding.boundAt, resolved: binding.resolvedProperties)
         }
-        guard case .report(let owner, let boundAt) = decision else { return }
-        if let object, csched_object_is_deallocating(Unmanaged.passUnretained(object).toOpaque()) {
-            // deinit: the last reference is gone, nothing else can race with this access.
-            return
+        switch decision {
+        case .pass(let probeProperties):
+            if probeProperties, let object { resolveProperties(on: object) }
+        case .report(let owner, let boundAt, let resolved):
+            if let object, csched_object_is_deallocating(Unmanaged.passUnretained(object).toOpaque()) {
+                // deinit: the last reference is gone, nothing else can race with this access.
+                return
+            }
+            guard options.checks(member, resolved: resolved) else { return }
+            report(object: object, member: member, tier: tier, owner: owner, boundAt: boundAt)
         }
-        guard options.checks(member) else { return }
-        report(object: object, member: member, tier: tier, owner: owner, boundAt: boundAt)
+    }
+
+    /// Matches the options' property key paths to wrappers by reading each property once. Runs only
+    /// where the object may be used (its owner, the thread building it, or the use that binds it), so
+    /// the reads cannot race; outside the lock, because each read re-enters the slow path.
+    private func resolveProperties(on object: AnyObject) {
+        var resolved = ErasedScheduleOptions.ResolvedProperties()
+        var unmatched: [SourceLocation] = []
+        for (probes, isExcluded) in [(options.included.properties, false), (options.excluded.properties, true)] {
+            for probe in probes {
+                guard let site = probe.declarationSite(on: object) else {
+                    unmatched.append(probe.writtenAt)
+                    continue
+                }
+                if isExcluded { resolved.excluded.insert(site) } else { resolved.included.insert(site) }
+            }
+        }
+        binding.withLock { binding in
+            binding.resolvedProperties = resolved
+            _fastOwnerID.store(Self.fastID(for: binding), ordering: .releasing)
+        }
+        for option in unmatched {
+            ScheduleReporting.report(
+                ScheduleViolation(
+                    kind: .invalidOption,
+                    tier: .assert,
+                    objectType: String(describing: type(of: object)),
+                    member: "ScheduleProtectionOptions",
+                    expectedOwner: owner?.description ?? "detached",
+                    actualContext: ScheduleContext.describeCurrentExecution(),
+                    ownerBoundAt: boundAt,
+                    callSite: option,
+                    detail: "the .property key path written at \(option) reaches no @ScheduleProtected property of "
+                        + "\(type(of: object)); wrap that property in @ScheduleProtected or remove the option"
+                ),
+                objectHandler: capturedHandler
+            )
+        }
     }
 
     private func memberDeclaration(_ member: ScheduleMemberReference) -> SourceLocation? {
-        if case .property(_, let declaredAt, _) = member { return declaredAt }
+        if case .property(_, let declaredAt) = member { return declaredAt }
         return nil
     }
 
@@ -263,7 +315,7 @@ public final class ScheduleProtection: Sendable {
             violation.objectType = String(describing: type(of: object))
             violation.objectIdentity = "0x" + String(UInt(bitPattern: Unmanaged.passUnretained(object).toOpaque()), radix: 16)
         }
-        if case .property(let name, let declaredAt, _) = member, name != nil {
+        if case .property(let name, let declaredAt) = member, name != nil {
             violation.detail = "property declared at \(declaredAt)"
         }
         ScheduleReporting.report(violation, objectHandler: capturedHandler, owner: owner)

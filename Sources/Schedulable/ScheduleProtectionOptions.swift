@@ -1,19 +1,33 @@
+import CSchedulableContext
+
 /// A member of a protected type, named for ``ScheduleProtectionOptions``: a property by key path
 /// (checked by the compiler) or a method by name (as `#function` spells it: `enqueue(_:)`).
-public struct ScheduleMember<Object: AnyObject>: Hashable, Sendable {
-    package enum Storage: Hashable, Sendable {
-        case property(SendableKeyPath)
+public struct ScheduleMember<Object: AnyObject>: Sendable {
+    package enum Storage: Sendable {
+        case property(PropertyProbe)
         case method(String)
     }
 
     package let storage: Storage
 
-    /// A property, by key path: `.property(\UploadQueue.isPaused)`.
+    /// A `@ScheduleProtected` property, by key path: `.property(\UploadQueue.isPaused)`.
     ///
-    /// - Parameter keyPath: The property's key path.
+    /// The key path is matched to the property's wrapper the first time the object is used where it
+    /// may be (on its owner, or by the thread building it); a key path that reaches no
+    /// `@ScheduleProtected` property is reported then, naming this call site.
+    ///
+    /// - Parameters:
+    ///   - keyPath: The property's key path.
+    ///   - file: Where the option is written, for the error if the key path reaches no protected property.
+    ///   - line: Where the option is written.
     /// - Returns: The member.
-    public static func property<Value>(_ keyPath: KeyPath<Object, Value> & Sendable) -> Self {
-        Self(storage: .property(SendableKeyPath(keyPath)))
+    public static func property<Value>(
+        _ keyPath: KeyPath<Object, Value> & Sendable, file: StaticString = #fileID, line: UInt = #line
+    ) -> Self {
+        Self(storage: .property(PropertyProbe(writtenAt: SourceLocation(file: file, line: line)) { object in
+            guard let object = object as? Object else { return }
+            withExtendedLifetime(object[keyPath: keyPath]) {}
+        }))
     }
 
     /// A method, by its `#function` spelling: `.method("enqueue(_:)")`.
@@ -113,8 +127,14 @@ public struct ScheduleProtectionOptions<Object: AnyObject>: Sendable {
 /// ``ScheduleProtection``).
 package struct ErasedScheduleOptions: Sendable {
     package struct Members: Sendable {
-        var keyPaths: Set<SendableKeyPath> = []
+        var properties: [PropertyProbe] = []
         var methods: Set<String> = []
+    }
+
+    /// Which wrapper storages (by declaration site) the property entries reach, once probed.
+    package struct ResolvedProperties: Sendable {
+        var included: Set<SourceLocation> = []
+        var excluded: Set<SourceLocation> = []
     }
 
     package var includesEverything = true
@@ -123,49 +143,89 @@ package struct ErasedScheduleOptions: Sendable {
     package var predicates: [@Sendable (String) -> Bool] = []
 
     package var isDefault: Bool {
-        includesEverything && excluded.keyPaths.isEmpty && excluded.methods.isEmpty
+        includesEverything && excluded.properties.isEmpty && excluded.methods.isEmpty
+    }
+
+    /// Whether property entries must be matched to wrappers before options can be applied to them.
+    package var hasPropertyEntries: Bool {
+        !included.properties.isEmpty || !excluded.properties.isEmpty
     }
 
     mutating func add<Object>(_ members: [ScheduleMember<Object>], to list: WritableKeyPath<Self, Members>) {
         for member in members {
             switch member.storage {
-            case .property(let keyPath): self[keyPath: list].keyPaths.insert(keyPath)
+            case .property(let probe): self[keyPath: list].properties.append(probe)
             case .method(let name): self[keyPath: list].methods.insert(name)
             }
         }
     }
 
-    /// Whether a violation on `member` is reported.
-    package func checks(_ member: ScheduleMemberReference) -> Bool {
+    /// Whether a violation on `member` is reported. Property entries not yet matched to wrappers
+    /// (`resolved == nil`) cannot exclude anything, so such a violation is reported.
+    package func checks(_ member: ScheduleMemberReference, resolved: ResolvedProperties?) -> Bool {
         if isDefault { return true }
-        let name = member.displayName
         switch member {
-        case .property(_, _, let keyPath):
-            let keyPath = keyPath.map(SendableKeyPath.init)
-            if let keyPath, excluded.keyPaths.contains(keyPath) { return false }
+        case .property(_, let declaredAt):
+            if resolved?.excluded.contains(declaredAt) == true { return false }
             if includesEverything { return true }
-            if let keyPath, included.keyPaths.contains(keyPath) { return true }
+            if resolved?.included.contains(declaredAt) == true { return true }
         case .method(let method, _):
             let method = String(describing: method)
             if excluded.methods.contains(method) { return false }
             if includesEverything { return true }
             if included.methods.contains(method) { return true }
         }
+        let name = member.displayName
         return predicates.contains { $0(name) }
+    }
+}
+
+/// Finds which `@ScheduleProtected` storage a property key path reaches, by reading the property once
+/// on a thread that may (the owner, or the thread building the object) with this thread's probe slot
+/// set: the wrapper's slow path records its declaration site there instead of checking.
+///
+/// The key path itself cannot be handed to the wrapper's slow path: any use of it there makes the
+/// optimizer materialize (and retain and release) the key path on every access, fast path included.
+package struct PropertyProbe: Sendable {
+    package let writtenAt: SourceLocation
+    let read: @Sendable (AnyObject) -> Void
+
+    init(writtenAt: SourceLocation, read: @escaping @Sendable (AnyObject) -> Void) {
+        self.writtenAt = writtenAt
+        self.read = read
+    }
+
+    /// The declaration site of the wrapper that `read` reaches on `object`, or `nil` if it reaches none.
+    func declarationSite(on object: AnyObject) -> SourceLocation? {
+        var recorded: SourceLocation?
+        withUnsafeMutablePointer(to: &recorded) { slot in
+            let previous = csched_probe_swap(UnsafeMutableRawPointer(slot))
+            defer { _ = csched_probe_swap(previous) }
+            read(object)
+        }
+        return recorded
+    }
+
+    /// Records `site` if a probe runs on this thread; returns whether one did (and the check is skipped).
+    static func recordIfProbing(_ site: SourceLocation) -> Bool {
+        guard let slot = csched_probe_slot() else { return false }
+        let recorded = slot.assumingMemoryBound(to: SourceLocation?.self)
+        if recorded.pointee == nil { recorded.pointee = site }
+        return true
     }
 }
 
 /// Which member a check is for, resolved only on the slow path.
 @usableFromInline
 package enum ScheduleMemberReference {
-    /// A `@ScheduleProtected` property: its given name (if any), declaration site and key path.
-    case property(name: String?, declaredAt: SourceLocation, keyPath: AnyKeyPath?)
+    /// A `@ScheduleProtected` property: its given name (if any) and declaration site.
+    case property(name: String?, declaredAt: SourceLocation)
     /// A method guard: `#function` and the guard's location.
     case method(StaticString, callSite: SourceLocation)
 
     package var displayName: String {
         switch self {
-        case .property(let name, let declaredAt, _): return name ?? declaredAt.description
+        case .property(let name, let declaredAt): return name ?? declaredAt.description
         case .method(let name, _): return String(describing: name)
         }
     }
@@ -175,17 +235,5 @@ package enum ScheduleMemberReference {
         case .property: return nil
         case .method(_, let callSite): return callSite
         }
-    }
-}
-
-/// A key path that crosses threads inside options.
-package struct SendableKeyPath: Hashable, @unchecked Sendable {
-    // Options accept only `KeyPath & Sendable` (a key path with no non-Sendable captured subscript
-    // arguments); the wrapped key path from `_enclosingInstance` is used only for comparison, on the
-    // thread that made the access. Key path objects are immutable.
-    let keyPath: AnyKeyPath
-
-    init(_ keyPath: AnyKeyPath) {
-        self.keyPath = keyPath
     }
 }

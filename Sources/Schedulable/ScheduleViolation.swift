@@ -47,6 +47,8 @@ public struct ScheduleViolation: Sendable, CustomStringConvertible {
         public static let concurrentQueue = Kind(rawValue: "concurrentQueue")
         /// A synchronous wait would never end (the waiter blocks the work it waits for).
         public static let deadlock = Kind(rawValue: "deadlock")
+        /// An option names a member that is not protected (e.g. a key path to a plain property).
+        public static let invalidOption = Kind(rawValue: "invalidOption")
 
         /// The identifier.
         public var description: String { rawValue }
@@ -127,6 +129,8 @@ public struct ScheduleViolation: Sendable, CustomStringConvertible {
             lines.append("Schedulable: \(expectedOwner) is not serial")
         case .deadlock:
             lines.append("Schedulable: waiting here would deadlock")
+        case .invalidOption:
+            lines.append("Schedulable: an option of \(objectType ?? "a protected type") names no protected member")
         default:
             lines.append("Schedulable: \(kind.rawValue) at \(qualifiedMember)")
         }

@@ -79,6 +79,52 @@ struct OptionsTests {
         #expect(reportedMembers(options) == expected(["show()"]))
     }
 
+    @Test func propertyOptionReachingNoProtectedPropertyIsReportedWithItsCallSite() {
+        final class Misconfigured: ScheduleProtectable, @unchecked Sendable {
+            static let owner = QueueScheduler(label: "test.options.misconfigured")
+            let scheduleProtection = ScheduleProtection(
+                owner: Misconfigured.owner,
+                options: ScheduleProtectionOptions<Misconfigured>.exclude(.property(\Misconfigured.plain))
+            )
+            var plain = 0
+            @ScheduleProtected(name: "guarded") var guarded = 0
+        }
+        let recorder = ViolationRecorder()
+        let object = withScheduleViolationHandler(recorder) { Misconfigured() }
+        Misconfigured.owner.sync { object.guarded += 1 }
+        let invalid = recorder.violations.filter { $0.kind == .invalidOption }
+        #expect(invalid.count == expectedDebugTier(1))
+        if let violation = invalid.first {
+            #expect(violation.objectType == "Misconfigured")
+            #expect(violation.callSite?.fileID == "SchedulableTests/OptionsTests.swift")
+            #expect(violation.detail?.contains("reaches no @ScheduleProtected property of Misconfigured") == true)
+        }
+        #expect(recorder.violations.filter { $0.kind == .wrongContext }.isEmpty)
+    }
+
+    @Test func propertyOptionsAreResolvedEvenWhenOwnerAlwaysTakesTheFastPath() {
+        final class OnOwner: ScheduleProtectable, @unchecked Sendable {
+            let scheduleProtection: ScheduleProtection
+            @ScheduleProtected(name: "noisy") var noisy = 0
+            @ScheduleProtected(name: "quiet") var quiet = 0
+            init(owner: QueueScheduler) {
+                scheduleProtection = ScheduleProtection(
+                    owner: owner, options: ScheduleProtectionOptions<OnOwner>.exclude(.property(\OnOwner.quiet))
+                )
+            }
+        }
+        let recorder = ViolationRecorder()
+        let owner = QueueScheduler(label: "test.options.onOwner")
+        // Built on the owner itself: no construction window, yet the options must still apply.
+        let object = owner.sync { withScheduleViolationHandler(recorder) { OnOwner(owner: owner) } }
+        owner.sync { object.noisy += 1 }
+        DispatchQueue(label: "test.options.onOwner.intruder").sync {
+            object.quiet += 1
+            object.noisy += 1
+        }
+        #expect(recorder.members == (ScheduleProtectionSystem.debugChecksCompiledIn ? ["noisy"] : []))
+    }
+
     @Test func excludedMemberDoesNotBindDetachedObject() {
         final class Lazy: ScheduleProtectable, @unchecked Sendable {
             let scheduleProtection = ScheduleProtection.detached(

@@ -31,6 +31,7 @@ typedef struct csched_frame {
 extern _Thread_local uintptr_t csched_tls_current_id;
 extern _Thread_local const csched_frame *_Nullable csched_tls_top;
 extern _Thread_local int csched_tls_reporting;
+extern _Thread_local void *_Nullable csched_tls_probe_slot;
 
 /// The innermost context's id on this thread (0 when no library scheduler runs work here and the
 /// thread is not known to be the main thread). One TLS load: the fast path of every check.
@@ -57,6 +58,16 @@ static inline void csched_enter(csched_frame *_Nonnull frame, uintptr_t context_
 static inline void csched_leave(const csched_frame *_Nonnull frame) {
     csched_tls_top = frame->saved_top;
     csched_tls_current_id = frame->saved_id;
+}
+
+/// The slot a property probe on this thread records into, or NULL when no probe runs.
+static inline void *_Nullable csched_probe_slot(void) { return csched_tls_probe_slot; }
+
+/// Installs `slot` as this thread's probe slot and returns the previous one.
+static inline void *_Nullable csched_probe_swap(void *_Nullable slot) {
+    void *previous = csched_tls_probe_slot;
+    csched_tls_probe_slot = slot;
+    return previous;
 }
 
 /// Marks the start of violation reporting on this thread; false when a report is already under way
