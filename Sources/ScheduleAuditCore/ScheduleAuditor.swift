@@ -137,9 +137,12 @@ private struct AuditContext {
     ) -> [AuditFinding] {
         var findings: [AuditFinding] = []
         for member in memberSymbols(of: type.identifier.precise) {
-            guard let location = member.location, let file = file(location.path) else { continue }
+            // Without the source (unreadable file) the graph still answers the property questions;
+            // only body checks and suppression comments need the text.
+            guard let location = member.location else { continue }
+            let file = file(location.path)
             let (line, column) = (location.position.line, location.position.character)
-            if file.isSuppressed(line: line) { continue }
+            if file?.isSuppressed(line: line) == true { continue }
             let name = member.names.title
             func finding(_ kind: AuditFinding.Kind, _ message: String, note: String? = nil) -> AuditFinding {
                 AuditFinding(
@@ -158,8 +161,11 @@ private struct AuditContext {
                         && ($0.preciseIdentifier == SymbolIndex.protectedWrapperUSR || $0.spelling == "ScheduleProtected")
                 }
                 guard !isWrapped, !isExcluded(name, property: true, in: options) else { continue }
-                let storage = file.propertyStorage(line: line, column: column)
-                let isStored = storage == .stored || storage == .unknown && !member.declaration.contains("{ get")
+                let storage = file?.propertyStorage(line: line, column: column) ?? .unknown
+                // The graph prints `{ get set }` for computed properties but also for `lazy` ones and
+                // ones with observers, so it is only the fallback.
+                let isStored = storage == .stored || storage == .unknown
+                    && (!member.declaration.contains("{ get") || fragments.contains { $0.kind == "keyword" && $0.spelling == "lazy" })
                 guard isStored else { continue }
                 findings.append(finding(
                     .unprotectedStoredProperty,
@@ -175,7 +181,7 @@ private struct AuditContext {
                 ))
             case "swift.method":
                 guard member.accessLevel != "private", member.accessLevel != "fileprivate",
-                      let body = file.functionBody(line: line, column: column),
+                      let file, let body = file.functionBody(line: line, column: column),
                       !file.containsIdentifier(in: body, anyOf: ScheduleAuditor.guardNames),
                       !isExcluded(name, property: false, in: options)
                 else { continue }
@@ -238,11 +244,11 @@ private struct AuditContext {
             case .property(let name):
                 text = ".property(\\\(typeName).\(name))"
                 matches = propertyNames.contains(name)
-                suggestion = Self.closest(to: name, in: propertyNames.sorted())
+                suggestion = NameSuggestion.closest(to: name, in: propertyNames.sorted())
             case .method(let name):
                 text = ".method(\"\(name)\")"
                 matches = functionNames.contains(name)
-                suggestion = Self.closest(to: name, in: methodNames)
+                suggestion = NameSuggestion.closest(to: name, in: methodNames)
             }
             guard !matches else { return nil }
             let hint = suggestion.map { "; did you mean '\($0)'?" } ?? "; remove it or correct the name"
@@ -255,31 +261,6 @@ private struct AuditContext {
                     : nil
             )
         }
-    }
-
-    /// The candidate with the same base name (`reset` for `reset()`), else the nearest within two edits.
-    static func closest(to name: String, in candidates: [String]) -> String? {
-        let base = name.split(separator: "(").first.map(String.init) ?? name
-        if let sameBase = candidates.first(where: { $0.split(separator: "(").first.map(String.init) == base }) {
-            return sameBase
-        }
-        let scored = candidates.map { ($0, editDistance(name, $0)) }.filter { $0.1 <= 2 }
-        return scored.min { $0.1 < $1.1 }?.0
-    }
-
-    static func editDistance(_ a: String, _ b: String) -> Int {
-        let a = Array(a), b = Array(b)
-        guard !a.isEmpty else { return b.count }
-        guard !b.isEmpty else { return a.count }
-        var previous = Array(0...b.count)
-        for i in 1...a.count {
-            var current = [i] + Array(repeating: 0, count: b.count)
-            for j in 1...b.count {
-                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-            }
-            previous = current
-        }
-        return previous[b.count]
     }
 }
 
