@@ -61,7 +61,7 @@ struct ScheduleAuditPlugin: CommandPlugin {
         case 0:
             break
         case 1:
-            throw PluginFailure("schedule-audit found unprotected members (--strict)")
+            throw PluginFailure("schedule-audit reported findings (see above) and --strict is set")
         default:
             throw PluginFailure("schedule-audit-tool failed with status \(process.terminationStatus)")
         }
