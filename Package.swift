@@ -20,6 +20,8 @@ let package = Package(
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
         .library(name: "Schedulable", targets: ["Schedulable"]),
+        // The audit ships as a plugin product so client packages can run `swift package schedule-audit`.
+        .plugin(name: "ScheduleAuditPlugin", targets: ["ScheduleAuditPlugin"]),
     ],
     traits: [
         .trait(
@@ -40,6 +42,22 @@ let package = Package(
             dependencies: ["Schedulable", "CSchedulableContext"],
             swiftSettings: checksSettings
         ),
+        // The audit's logic lives in a plain target so it can be unit-tested; the plugin only gathers
+        // symbol graphs and runs `schedule-audit-tool`. None of them depends on Schedulable: the
+        // audit reads symbol graphs, so it also works on packages built against other versions.
+        .target(name: "ScheduleAuditCore"),
+        .executableTarget(name: "schedule-audit-tool", dependencies: ["ScheduleAuditCore"]),
+        .plugin(
+            name: "ScheduleAuditPlugin",
+            capability: .command(
+                intent: .custom(
+                    verb: "schedule-audit",
+                    description: "Report members of ScheduleProtectable classes that the runtime checks cannot see."
+                )
+            ),
+            dependencies: ["schedule-audit-tool"]
+        ),
+        .testTarget(name: "ScheduleAuditCoreTests", dependencies: ["ScheduleAuditCore"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,91 @@
+import Foundation
+import PackagePlugin
+
+/// `swift package schedule-audit [--target NAME …] [--format text|json] [--strict]`
+///
+/// Gathers symbol graphs with SwiftPM and hands them to `schedule-audit-tool`, which holds the logic
+/// (a plugin cannot depend on a library target, and a plain target can be unit-tested).
+@main
+struct ScheduleAuditPlugin: CommandPlugin {
+    func performCommand(context: PluginContext, arguments: [String]) async throws {
+        var extractor = ArgumentExtractor(arguments)
+        let targetNames = extractor.extractOption(named: "target")
+        let formats = extractor.extractOption(named: "format")
+        let strict = extractor.extractFlag(named: "strict") > 0
+        if let unknown = extractor.remainingArguments.first {
+            throw PluginFailure(
+                "unknown argument '\(unknown)'; usage: swift package schedule-audit [--target NAME …] [--format text|json] [--strict]"
+            )
+        }
+        let format = formats.last ?? "text"
+        guard ["text", "json"].contains(format) else {
+            throw PluginFailure("unknown format '\(format)'; use 'text' or 'json'")
+        }
+
+        let targets = try selectTargets(named: targetNames, in: context.package)
+        // `.private` so internal and private members appear (they are what the audit is about);
+        // synthesized members come from protocol extensions and are not written in the class.
+        let options = PackageManager.SymbolGraphOptions(
+            minimumAccessLevel: .private, includeInheritedDocs: false, includeSynthesized: false,
+            includeSPI: true, emitExtensionBlocks: false
+        )
+        var toolArguments: [String] = []
+        var contextTargets: [String: SourceModuleTarget] = [:]
+        for target in targets {
+            let graph = try packageManager.getSymbolGraph(for: target, options: options)
+            toolArguments += ["--module", graph.directoryURL.path]
+            for case let dependency as SwiftSourceModuleTarget in target.recursiveTargetDependencies {
+                contextTargets[dependency.id] = dependency
+            }
+        }
+        // Dependencies' public graphs answer "is this class Sendable" and "does this superclass adopt
+        // ScheduleProtectable" for types the audited module only uses.
+        let publicOptions = PackageManager.SymbolGraphOptions(
+            minimumAccessLevel: .public, includeInheritedDocs: false, includeSynthesized: false,
+            includeSPI: false, emitExtensionBlocks: false
+        )
+        for dependency in contextTargets.values.sorted(by: { $0.name < $1.name })
+        where !targets.contains(where: { $0.id == dependency.id }) {
+            let graph = try packageManager.getSymbolGraph(for: dependency, options: publicOptions)
+            toolArguments += ["--context", graph.directoryURL.path]
+        }
+        toolArguments += ["--format", format] + (strict ? ["--strict"] : [])
+
+        let tool = try context.tool(named: "schedule-audit-tool")
+        let process = Process()
+        process.executableURL = tool.url
+        process.arguments = toolArguments
+        try process.run()
+        process.waitUntilExit()
+        switch process.terminationStatus {
+        case 0:
+            break
+        case 1:
+            throw PluginFailure("schedule-audit reported findings (see above) and --strict is set")
+        default:
+            throw PluginFailure("schedule-audit-tool failed with status \(process.terminationStatus)")
+        }
+    }
+
+    /// The named targets, or every Swift source target that is not a test when none are named.
+    private func selectTargets(named names: [String], in package: Package) throws -> [SwiftSourceModuleTarget] {
+        let candidates = package.targets.compactMap { $0 as? SwiftSourceModuleTarget }.filter { $0.kind != .test }
+        guard !names.isEmpty else { return candidates }
+        return try names.map { name in
+            if let target = candidates.first(where: { $0.name == name }) { return target }
+            if package.targets.contains(where: { $0.name == name }) {
+                throw PluginFailure("target '\(name)' is not a Swift source target that can be audited; targets: \(candidates.map(\.name).joined(separator: ", "))")
+            }
+            throw PluginFailure("no target named '\(name)'; targets: \(candidates.map(\.name).joined(separator: ", "))")
+        }
+    }
+}
+
+/// A failure the plugin reports to the user; SwiftPM prints the description and exits non-zero.
+struct PluginFailure: Error, CustomStringConvertible {
+    var description: String
+
+    init(_ description: String) {
+        self.description = description
+    }
+}

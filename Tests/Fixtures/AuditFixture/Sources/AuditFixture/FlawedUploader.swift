@@ -1,0 +1,62 @@
+import Schedulable
+
+// Fixture for the schedule-audit tests: one of each finding. The expected findings are listed in
+// ScheduleAuditorTests; keep the two in step.
+
+final class PhotoCache {
+    var photos: [String] = []
+}
+
+/// Adopting through a protocol that refines ScheduleProtectable.
+protocol UploadService: ScheduleProtectable {}
+
+class FlawedUploader: UploadService {
+    let scheduleProtection = ScheduleProtection(
+        owner: uploads,
+        options: ScheduleProtectionOptions<FlawedUploader>.exclude(.method("reset"))
+    )
+    @ScheduleProtected var pending: [String] = []
+    var attempts = 0
+    let cache = PhotoCache()
+
+    func reset() {
+        attempts = 0
+    }
+
+    func enqueue(_ name: String) {
+        assertScheduled()
+        pending.append(name)
+    }
+}
+
+/// Adopting through a superclass.
+final class FlawedSubclass: FlawedUploader {
+    lazy var thumbnails: [String] = []
+
+    override func reset() {
+        if isScheduled { super.reset() }
+    }
+
+    /// Mentions the guards only in a comment and a string: not a guard call.
+    func describe() -> String {
+        // assertScheduled()
+        "isScheduled: \("preconditionScheduled()")"
+    }
+}
+
+/// Include options: only `pause()` would be checked, and it has no guard.
+final class IncludingUploader: ScheduleProtectable {
+    let scheduleProtection = ScheduleProtection(
+        owner: uploads,
+        options: .include(.method("pause()"), .property(\IncludingUploader.pending))
+    )
+    @ScheduleProtected var pending = 0
+
+    func pause() {}
+}
+
+/// Not protectable: never audited, however many unguarded members it has.
+final class PlainCounter {
+    var count = 0
+    func increment() { count += 1 }
+}

@@ -1,0 +1,107 @@
+import Testing
+@testable import ScheduleAuditCore
+
+@Suite("ScheduleAuditor on the fixture package")
+struct ScheduleAuditorTests {
+    struct Expected: Hashable, CustomStringConvertible {
+        var kind: AuditFinding.Kind
+        var typeName: String
+        var member: String
+        var line: Int
+        var description: String { "\(kind) \(typeName).\(member) @\(line)" }
+    }
+
+    static func summary(_ report: AuditReport) -> Set<Expected> {
+        Set(report.findings.map { Expected(kind: $0.kind, typeName: $0.typeName, member: $0.member, line: $0.line) })
+    }
+
+    @Test func findsProtectableClassesThroughProtocolSuperclassAndRefinement() throws {
+        let report = try Fixture.audit()
+        #expect(report.module == "AuditFixture")
+        // PlainCounter does not adopt the protocol; FlawedSubclass adopts through its superclass,
+        // FlawedUploader through UploadService, which refines ScheduleProtectable.
+        #expect(report.protectableTypes == ["CleanUploader", "FlawedSubclass", "FlawedUploader", "IncludingUploader"])
+    }
+
+    @Test func reportsExactlyTheFlawsOfTheFixture() throws {
+        let report = try Fixture.audit()
+        let expected: Set<Expected> = [
+            Expected(kind: .staleOptionEntry, typeName: "FlawedUploader", member: ".method(\"reset\")", line: 16),
+            Expected(kind: .unprotectedStoredProperty, typeName: "FlawedUploader", member: "attempts", line: 19),
+            Expected(kind: .nonSendableReferenceLet, typeName: "FlawedUploader", member: "cache", line: 20),
+            Expected(kind: .unguardedMethod, typeName: "FlawedUploader", member: "reset()", line: 22),
+            Expected(kind: .unprotectedStoredProperty, typeName: "FlawedSubclass", member: "thumbnails", line: 34),
+            Expected(kind: .unguardedMethod, typeName: "FlawedSubclass", member: "describe()", line: 41),
+            Expected(kind: .unguardedMethod, typeName: "IncludingUploader", member: "pause()", line: 55),
+        ]
+        #expect(Self.summary(report) == expected)
+        #expect(report.findings.allSatisfy { $0.path == Fixture.path("FlawedUploader.swift") })
+    }
+
+    @Test func cleanTypeHasNoFindings() throws {
+        let report = try Fixture.audit()
+        #expect(report.findings.filter { $0.typeName == "CleanUploader" }.isEmpty)
+    }
+
+    @Test func staleMethodEntrySuggestsTheLabelledName() throws {
+        let stale = try #require(try Fixture.audit().findings.first { $0.kind == .staleOptionEntry })
+        #expect(stale.message.contains("did you mean 'reset()'?"))
+        #expect(stale.column == 76)  // the string literal, where an editor should put the cursor
+    }
+
+    @Test func unguardedMethodNotesHowTheOptionsBearOnIt() throws {
+        let findings = try Fixture.audit().findings.filter { $0.kind == .unguardedMethod }
+        let pause = try #require(findings.first { $0.member == "pause()" })
+        #expect(pause.note?.contains("listed in the include options") == true)
+        let reset = try #require(findings.first { $0.member == "reset()" })
+        #expect(reset.note?.contains("uses exclude options") == true)
+        // FlawedSubclass has no options of its own.
+        let describe = try #require(findings.first { $0.member == "describe()" })
+        #expect(describe.note == nil)
+    }
+
+    @Test func removingTheSuppressionCommentReportsTheProperty() throws {
+        let report = try Fixture.audit { path, text in
+            path.hasSuffix("CleanUploader.swift") ? text.replacingOccurrences(of: "schedule-audit:ignore", with: "note") : text
+        }
+        let clean = report.findings.filter { $0.typeName == "CleanUploader" }
+        #expect(clean.map(\.member) == ["createdAt"])
+        #expect(clean.map(\.kind) == [.unprotectedStoredProperty])
+    }
+
+    @Test func removingAnExclusionReportsTheMembers() throws {
+        let report = try Fixture.audit { path, text in
+            guard path.hasSuffix("CleanUploader.swift") else { return text }
+            return text.replacingOccurrences(of: ".exclude(.property(\\CleanUploader.retries)).excluding(.method(\"cancelAll()\"))", with: ".default")
+        }
+        let clean = Set(report.findings.filter { $0.typeName == "CleanUploader" }.map(\.member))
+        #expect(clean == ["retries", "cancelAll()"])
+    }
+
+    @Test func removingAGuardReportsTheMethod() throws {
+        let report = try Fixture.audit { path, text in
+            path.hasSuffix("CleanUploader.swift") ? text.replacingOccurrences(of: "preconditionScheduled()", with: "()") : text
+        }
+        #expect(report.findings.filter { $0.typeName == "CleanUploader" }.map(\.member) == ["enqueue(_:)"])
+    }
+
+    @Test func withoutDependencyGraphsSchedulableClassesCannotBeShownSendable() throws {
+        // `let scheduler = uploads` holds a QueueScheduler: Sendable, but only Schedulable's graph says so.
+        let report = try Fixture.audit(context: false)
+        let scheduler = try #require(report.findings.first { $0.member == "scheduler" })
+        #expect(scheduler.kind == .nonSendableReferenceLet)
+        #expect(scheduler.message.contains("from module 'Schedulable'"))
+    }
+
+    @Test func unreadableSourcesSkipBodyChecksButKeepGraphFacts() throws {
+        // Without sources the audit cannot see bodies or option literals: no method or option
+        // findings, and stored/computed falls back to the declaration (`{ get }` marks computed,
+        // except for `lazy`).
+        let report = ScheduleAuditor(
+            moduleGraphs: try Fixture.graphs("module"), contextGraphs: try Fixture.graphs("context"),
+            readSource: { _ in nil }
+        ).run()
+        #expect(Set(report.findings.map(\.member)) == ["attempts", "cache", "thumbnails", "retries", "createdAt"])
+        #expect(report.protectableTypes.count == 4)
+    }
+}
