@@ -44,7 +44,7 @@ public final class ScheduleProtection: Sendable {
         var resolvedProperties: ErasedScheduleOptions.ResolvedProperties?
     }
 
-    private let binding: Mutex<Binding>
+    private let binding: ScheduleLock<Binding>
     package let options: ErasedScheduleOptions
     /// The handler that was in scope when the object was created (test helpers route through it).
     package let capturedHandler: (any ScheduleViolationHandler)?
@@ -116,7 +116,7 @@ public final class ScheduleProtection: Sendable {
             binding.resolvedProperties = ErasedScheduleOptions.ResolvedProperties()
         }
         self._fastOwnerID = Atomic(Self.fastID(for: binding))
-        self.binding = Mutex(binding)
+        self.binding = ScheduleLock(binding)
         self.options = options
         self.capturedHandler = ScheduleProtectionSystem.scopedHandler
     }

@@ -1,4 +1,3 @@
-import Synchronization
 
 /// The process-wide configuration: which handler receives violations.
 ///
@@ -39,7 +38,7 @@ public enum ScheduleProtectionSystem {
         var location: SourceLocation
     }
 
-    private static let bootstrapped = Mutex<Bootstrap?>(nil)
+    private static let bootstrapped = ScheduleLock<Bootstrap?>(nil)
 
     private static let environmentHandler: (any ScheduleViolationHandler)? = {
         guard let value = StandardError.environmentValue(environmentVariable) else { return nil }

@@ -1,4 +1,3 @@
-import Synchronization
 
 /// Receives every violation. Install one process-wide with ``ScheduleProtectionSystem/bootstrap(_:file:line:)``
 /// or for a scope with ``withScheduleViolationHandler(_:operation:)``.
@@ -42,7 +41,7 @@ public final class LogViolationHandler: ScheduleViolationHandler {
         var member: String
     }
 
-    private let counts = Mutex<[Key: Int]>([:])
+    private let counts = ScheduleLock<[Key: Int]>([:])
     private let output: @Sendable (String) -> Void
 
     /// Creates a handler that writes to standard error.

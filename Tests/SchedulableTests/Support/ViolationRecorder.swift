@@ -5,14 +5,16 @@ import Schedulable
 import Synchronization
 
 /// Records violations in memory so reporting paths are tested in-process.
-final class ViolationRecorder: ScheduleViolationHandler {
-    private let storage = Mutex<[ScheduleViolation]>([])
+final class ViolationRecorder: ScheduleViolationHandler, @unchecked Sendable {
+    // NSLock, not Mutex: ThreadSanitizer on Linux cannot see Mutex's futex and reports false races.
+    private let lock = NSLock()
+    private var storage: [ScheduleViolation] = []
 
     func handle(_ violation: ScheduleViolation) {
-        storage.withLock { $0.append(violation) }
+        lock.withLock { storage.append(violation) }
     }
 
-    var violations: [ScheduleViolation] { storage.withLock { $0 } }
+    var violations: [ScheduleViolation] { lock.withLock { storage } }
     var members: [String] { violations.map(\.member) }
     var count: Int { violations.count }
 }
@@ -82,8 +84,9 @@ func onPlainThread(_ body: @escaping @Sendable () -> Void) {
 }
 
 /// A thread-safe list for tests.
-final class LockedList<Element: Sendable>: Sendable {
-    private let storage = Mutex<[Element]>([])
-    func append(_ element: Element) { storage.withLock { $0.append(element) } }
-    var elements: [Element] { storage.withLock { $0 } }
+final class LockedList<Element: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var storage: [Element] = []
+    func append(_ element: Element) { lock.withLock { storage.append(element) } }
+    var elements: [Element] { lock.withLock { storage } }
 }
