@@ -129,6 +129,7 @@ public func withScheduleViolationHandler<R>(
 ///
 /// - Parameters:
 ///   - handler: The handler for this scope.
+///   - isolation: The caller's isolation, inherited by `operation`.
 ///   - operation: The code to run.
 /// - Returns: What `operation` returns.
 public func withScheduleViolationHandler<R>(
