@@ -136,7 +136,7 @@ struct CoreSemanticsTests {
         await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let owner = QueueScheduler(label: "exit.rawraw2.owner")
             let counter = Counter(owner: owner)
-            owner.sync { counter.ping() }
+            owner.sync { counter.incrementAlways() }   // always-on: ends construction in every build
             DispatchQueue(label: "exit.rawraw2.unrelated").sync {
                 DispatchQueue(label: "exit.rawraw2.inner").sync { counter.incrementAlways() }
             }
