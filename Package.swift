@@ -22,6 +22,7 @@ let package = Package(
         .library(name: "Schedulable", targets: ["Schedulable"]),
         // The audit ships as a plugin product so client packages can run `swift package schedule-audit`.
         .plugin(name: "ScheduleAuditPlugin", targets: ["ScheduleAuditPlugin"]),
+        .library(name: "SchedulableTesting", targets: ["SchedulableTesting"]),
     ],
     traits: [
         .trait(
@@ -35,6 +36,17 @@ let package = Package(
         .target(
             name: "Schedulable",
             dependencies: ["CSchedulableContext"],
+            swiftSettings: checksSettings
+        ),
+        // Test support: imports Testing and XCTest from the toolchain (no package dependency), so the
+        // core module never links either.
+        .target(
+            name: "SchedulableTesting",
+            dependencies: ["Schedulable"]
+        ),
+        .testTarget(
+            name: "SchedulableTestingTests",
+            dependencies: ["Schedulable", "SchedulableTesting"],
             swiftSettings: checksSettings
         ),
         .testTarget(
