@@ -1,0 +1,73 @@
+import Dispatch
+import Schedulable
+import Synchronization
+import Testing
+
+/// A protected object with one guarded method, one guarded property and one always-on guard.
+final class Counter: ScheduleProtectable {
+    let scheduleProtection: ScheduleProtection
+    @ScheduleProtected(name: "value") var value = 0
+
+    /// Binds the counter to `owner` and lets the owner use it once, which ends the construction window
+    /// (the creating thread's free pass): from then on only the owner passes. Without this, a GCD block
+    /// that happened to run on the creating thread (cooperative threads are GCD workers on Linux) would
+    /// pass, and a test expecting a violation would be flaky.
+    init(owner: QueueScheduler, file: StaticString = #fileID, line: UInt = #line) {
+        scheduleProtection = ScheduleProtection(owner: owner, file: file, line: line)
+        owner.sync { self.value += 0 }
+    }
+
+    /// Calls to the guarded methods. Deliberately not `@ScheduleProtected`, so that one wrong call is
+    /// one violation (the method guard's) and tests can count them.
+    private(set) var calls = 0
+
+    /// The line of `increment()`'s guard: the call site its reports carry.
+    static let incrementGuardLine = #line + 3
+
+    func increment() {
+        assertScheduled()
+        calls += 1
+    }
+
+    func incrementOrStop() {
+        preconditionScheduled()
+        calls += 1
+    }
+}
+
+// These tests use counters from the wrong threads on purpose; the checks under test are what makes
+// that observable.
+extension Counter: @unchecked Sendable {}
+
+/// Runs `body` on a global-queue thread and waits for it: the classic "completion handler on the
+/// wrong queue". (Not `DispatchQueue.global().sync`: that runs the block on the calling thread.)
+func onBackgroundThread(_ body: @escaping @Sendable () -> Void) {
+    let done = DispatchGroup()
+    DispatchQueue.global().async(group: done, execute: body)
+    done.wait()
+}
+
+/// Runs `body` on a global-queue thread and resumes when it is done, without blocking a cooperative
+/// thread.
+func onBackgroundThread(_ body: @escaping @Sendable () -> Void) async {
+    await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+        DispatchQueue.global().async {
+            body()
+            done.resume()
+        }
+    }
+}
+
+/// Collects what a `withKnownIssue` matcher saw (matchers are `@Sendable`).
+final class IssueLog: Sendable {
+    private let issues = Mutex<[Issue]>([])
+
+    /// Records `issue` and matches it.
+    func match(_ issue: Issue) -> Bool {
+        issues.withLock { $0.append(issue) }
+        return true
+    }
+
+    var all: [Issue] { issues.withLock { $0 } }
+    var comments: [String] { all.map { $0.comments.map(\.rawValue).joined(separator: "\n") } }
+}
