@@ -60,8 +60,25 @@ public struct ScheduleProtectedTrait: TestTrait, SuiteTrait, TestScoping {
     public func provideScope(
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {
-        let testName = "test \(test.name) at \(test.sourceLocation.fileID):\(test.sourceLocation.line)"
-        let testLocation = test.sourceLocation
+        try await Self.withTestScope(
+            testName: "test \(test.name) at \(test.sourceLocation.fileID):\(test.sourceLocation.line)",
+            testLocation: test.sourceLocation,
+            function
+        )
+    }
+
+    /// The scope itself, apart from the `Test` value it needs only for names and locations (exit tests
+    /// run it directly: in their child process there is no current test).
+    ///
+    /// - Parameters:
+    ///   - testName: Names the test in notes about late violations.
+    ///   - testLocation: The test's location: the fallback location of issues, and the source of a full
+    ///     path for locations in the test's own file.
+    ///   - function: The test case's body.
+    static func withTestScope(
+        testName: String, testLocation: Testing.SourceLocation,
+        _ function: @Sendable () async throws -> Void
+    ) async throws {
         let collector = ScheduleViolationCollector(
             scopeDescription: testName,
             reportInScope: { violation in
@@ -95,7 +112,7 @@ extension Trait where Self == ScheduleProtectedTrait {
 
 /// A violation of a test's object after the test ended cannot fail that test any more. It must not fail
 /// whichever test runs now either, so it is printed with the finished test's name and recorded as an
-/// issue of no test — from a queue, where no test's task-local context can claim it.
+/// issue of no test, which fails the run.
 private func reportAfterTestEnded(
     _ violation: ScheduleViolation, testName: String, testLocation: Testing.SourceLocation
 ) {
@@ -103,7 +120,14 @@ private func reportAfterTestEnded(
     StandardError.write(note + ":\n" + violation.description + "\n")
     let comment = Comment(rawValue: note + "\n" + violation.description)
     let location = Testing.SourceLocation(bestFor: violation, near: testLocation)
-    DispatchQueue.global().async {
+    if Test.current == nil {
+        // Off every test's task (the usual case: a GCD thread): recorded here, it belongs to no test.
         Issue.record(comment, sourceLocation: location)
+    } else {
+        // On another test's task, recording here would fail that test; a GCD thread carries no
+        // test's task-local context.
+        DispatchQueue.global().async {
+            Issue.record(comment, sourceLocation: location)
+        }
     }
 }

@@ -1,0 +1,76 @@
+import Dispatch
+import Schedulable
+@testable import SchedulableTesting
+import Testing
+
+/// What stops the process, checked in child processes (exit tests) with the report matched on stderr.
+@Suite struct ProcessExitTests {
+    /// Without SchedulableTesting, a violation in a debug build reaches the default handler, which
+    /// prints the whole report and stops the process — in a test run, the whole run.
+    @Test func withoutTheHelpersTheDefaultHandlerPrintsTheReportAndStopsTheProcess() async throws {
+        let result = try await #require(
+            processExitsWith: .failure, observing: [\.standardErrorContent]
+        ) {
+            let owner = QueueScheduler(label: "exit-tests.default")
+            let counter = Counter(owner: owner)
+            onBackgroundThread { counter.increment() }
+            // Not reached: the default handler traps on the GCD thread.
+            print("still running")
+        }
+        let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
+        #expect(stderr.contains("Schedulable: Counter.increment() used outside its owner"))
+        #expect(stderr.contains("expected owner:  queue \"exit-tests.default\""))
+        #expect(stderr.contains("call site:       SchedulableTestingTests/Fixtures.swift:\(Counter.incrementGuardLine)"))
+    }
+
+    /// The precondition tier guards memory safety: it stops the process even inside the trait's scope,
+    /// after the report and a note that says why.
+    @Test func thePreconditionTierStopsTheProcessEvenUnderTheTrait() async throws {
+        let result = try await #require(
+            processExitsWith: .failure, observing: [\.standardErrorContent]
+        ) {
+            // The child process has no current test, so the trait's scope is entered directly.
+            try await ScheduleProtectedTrait.withTestScope(testName: "test preconditionChild", testLocation: #_sourceLocation) {
+                let owner = QueueScheduler(label: "exit-tests.precondition")
+                let counter = Counter(owner: owner)
+                await onBackgroundThread { counter.incrementOrStop() }
+            }
+        }
+        let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
+        #expect(stderr.contains("Schedulable: precondition-tier violation in test preconditionChild"))
+        #expect(stderr.contains("Schedulable: Counter.incrementOrStop() used outside its owner"))
+        #expect(stderr.contains("expected owner:  queue \"exit-tests.precondition\""))
+    }
+
+    /// A violation of a test's object after the test ended cannot fail that test. It is printed with
+    /// the test's name, and recorded as an issue of no test so that the run fails.
+    @Test func aViolationAfterTheTestEndedIsPrintedWithTheTestsName() async throws {
+        // An exit test forwards the issues its child records to this test: that is how the issue of no
+        // test that the late violation records in the child becomes visible here.
+        let log = IssueLog()
+        nonisolated(unsafe) var observed: ExitTest.Result?
+        try await withKnownIssue {
+            observed = try await #require(
+                processExitsWith: .success, observing: [\.standardErrorContent]
+            ) {
+                nonisolated(unsafe) var escaped: Counter?
+                try await ScheduleProtectedTrait.withTestScope(testName: "test lateChild()", testLocation: #_sourceLocation) {
+                    escaped = Counter(owner: QueueScheduler(label: "exit-tests.late"))
+                }
+                let counter = try #require(escaped)
+                await onBackgroundThread { counter.increment() }
+            }
+        } matching: { log.match($0) }
+        #expect(log.comments.count == 1)
+        #expect(log.comments.first?.hasPrefix(
+            "Schedulable: violation of an object created by test lateChild(), detected after that test ended\n"
+                + "Schedulable: Counter.increment() used outside its owner"
+        ) == true)
+        let result = try #require(observed)
+        let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
+        #expect(stderr.contains(
+            "Schedulable: violation of an object created by test lateChild(), detected after that test ended"
+        ))
+        #expect(stderr.contains("detected after that test ended:\nSchedulable: Counter.increment() used outside its owner"))
+    }
+}
