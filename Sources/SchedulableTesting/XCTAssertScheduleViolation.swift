@@ -98,7 +98,7 @@ public func XCTAssertScheduleViolation(
 private func failForEach(_ violations: [ScheduleViolation], message: String, file: StaticString, line: UInt) {
     for violation in violations {
         XCTFail(
-            "XCTAssertNoScheduleViolation failed: " + violation.description + suffix(message),
+            "XCTAssertNoScheduleViolation: " + violation.description + suffix(message),
             file: file, line: line
         )
     }
@@ -106,7 +106,7 @@ private func failForEach(_ violations: [ScheduleViolation], message: String, fil
 
 private func failNoViolation(message: String, file: StaticString, line: UInt) {
     XCTFail(
-        "XCTAssertScheduleViolation failed: the body caused no schedule violation" + suffix(message),
+        "XCTAssertScheduleViolation: the body caused no schedule violation" + suffix(message),
         file: file, line: line
     )
 }
