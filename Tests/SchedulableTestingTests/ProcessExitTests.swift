@@ -73,4 +73,26 @@ import Testing
         ))
         #expect(stderr.contains("detected after that test ended:\nSchedulable: Counter.increment() used outside its owner"))
     }
+
+    #if !canImport(ObjectiveC)
+    /// XCTest has no run-level failure, and recording on whichever test runs now would blame the wrong
+    /// test, so a late violation of an XCTest test's object is printed with that test's name.
+    @Test func aLateViolationOfAnXCTestTestsObjectIsPrintedWithItsName() async throws {
+        let result = try await #require(
+            processExitsWith: .success, observing: [\.standardErrorContent]
+        ) {
+            let fixture = FailureKeepingFixture(name: "testLeaksItsCounter") { _ in }
+            fixture.invokeTest()
+            let counter = try #require(fixture.counter)
+            onBackgroundThread { counter.increment() }
+            #expect(fixture.failures.isEmpty)
+        }
+        let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
+        #expect(stderr.contains(
+            "Schedulable: violation of an object created by test FailureKeepingFixture.testLeaksItsCounter, "
+                + "detected after that test ended (it cannot fail that test any more):\n"
+                + "Schedulable: Counter.increment() used outside its owner"
+        ), "\(stderr)")
+    }
+    #endif
 }
