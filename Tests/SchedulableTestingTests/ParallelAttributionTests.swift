@@ -1,7 +1,6 @@
 import Dispatch
 import Schedulable
-import SchedulableTesting
-import Synchronization
+@testable import SchedulableTesting
 import Testing
 
 /// Attribution under parallel tests: a violation caused by one test's objects fails that test and
@@ -47,13 +46,13 @@ struct OwnViolationsOnly: TestTrait, TestScoping {
 
         static func ownerLabel(_ index: Int) -> String { "attribution.case\(index)." }
 
-        private struct Expectation {
+        private struct Expectation: Sendable {
             var owner: String?
             var violations = 0
             var matched = 0
         }
 
-        private let state = Mutex(Expectation())
+        private let state = LockedState(Expectation())
 
         func expect(owner: String, violations: Int) {
             state.withLock {
@@ -104,13 +103,13 @@ extension Trait where Self == OwnViolationsOnly {
 final class AttributionStatistics: Sendable {
     static let shared = AttributionStatistics()
 
-    private struct State {
+    private struct State: Sendable {
         var running = 0
         var maxRunning = 0
         var othersRunningAtDetection: [Int: [Int]] = [:]
     }
 
-    private let state = Mutex(State())
+    private let state = LockedState(State())
 
     func caseStarted() {
         state.withLock {

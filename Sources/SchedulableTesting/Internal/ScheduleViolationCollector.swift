@@ -1,5 +1,4 @@
 import Schedulable
-import Synchronization
 
 /// The handler behind every test helper: it owns one scope (a test, or a helper's body), collects the
 /// violations that belong to that scope, and routes the rest.
@@ -32,14 +31,14 @@ final class ScheduleViolationCollector: ScheduleViolationHandler {
     /// Reports a violation that arrived after the scope ended (or that the scope will not report).
     let reportLate: @Sendable (ScheduleViolation) -> Void
 
-    private struct State {
+    private struct State: Sendable {
         var isRunning = true
         var collected: [ScheduleViolation] = []
         /// Nested scopes that are running now, innermost last.
         var activeChildren: [ScheduleViolationCollector] = []
     }
 
-    private let state = Mutex(State())
+    private let state = LockedState(State())
 
     /// Creates a collector nested in the current one (if any). Start its scope with ``withScope(_:)``.
     ///

@@ -1,6 +1,6 @@
 import Dispatch
 import Schedulable
-import Synchronization
+@testable import SchedulableTesting
 import Testing
 
 /// A protected object with one guarded method, one guarded property and one always-on guard.
@@ -60,7 +60,7 @@ func onBackgroundThread(_ body: @escaping @Sendable () -> Void) async {
 
 /// Collects what a `withKnownIssue` matcher saw (matchers are `@Sendable`).
 final class IssueLog: Sendable {
-    private let issues = Mutex<[Issue]>([])
+    private let issues = LockedState<[Issue]>([])
 
     /// Records `issue` and matches it.
     func match(_ issue: Issue) -> Bool {
