@@ -4,21 +4,21 @@ import Schedulable
 ///
 /// Collected: every violation raised while `body` runs on the calling task, every violation of an
 /// object created inside `body` (from any thread), and — when called inside a test that uses
-/// ``Testing/Trait/scheduleProtected`` or ``ScheduleProtectedTestCase`` — every violation of that
-/// test's objects detected on another thread while `body` runs.
+/// `.scheduleProtected` (``ScheduleProtectedTrait``) or ``ScheduleProtectedTestCase`` — every
+/// violation of that test's objects detected on another thread while `body` runs.
 ///
 /// Work that `body` starts on other threads must finish before `body` returns: a violation that
 /// arrives later is not in the result. It goes to the enclosing handler (the test's, or the
 /// process-wide one, with a note on standard error), so it is never lost.
 ///
-/// Precondition-tier violations (``Schedulable/ScheduleProtectable/preconditionScheduled(_:file:line:)``,
-/// ``Schedulable/ScheduleBound``) are collected too, but the process still stops right after: test
-/// those with an exit test.
+/// Precondition-tier violations (`preconditionScheduled()`, `ScheduleBound`) still stop the process,
+/// after printing the report: test those with an exit test.
 ///
 /// ```swift
 /// let violations = collectScheduleViolations {
-///     uploads.queue.sync {}              // let the owner settle
-///     DispatchQueue.global().sync { service.pending.append(photo) }
+///     let done = DispatchSemaphore(value: 0)
+///     DispatchQueue.global().async { service.pending.append(photo); done.signal() }
+///     done.wait()
 /// }
 /// #expect(violations.map(\.member) == ["pending"])
 /// ```

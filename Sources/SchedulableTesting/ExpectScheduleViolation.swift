@@ -10,7 +10,9 @@ import Testing
 /// @Test func pendingIsGuarded() {
 ///     let service = UploadService(owner: uploads)
 ///     let violations = expectScheduleViolation {
-///         DispatchQueue.global().sync { service.pending.append(photo) }
+///         let done = DispatchSemaphore(value: 0)
+///         DispatchQueue.global().async { service.pending.append(photo); done.signal() }
+///         done.wait()
 ///     }
 ///     #expect(violations.first?.expectedOwner == uploads.label)
 /// }

@@ -33,7 +33,7 @@ import Testing
 /// - Precondition-tier checks (`preconditionScheduled()`, `ScheduleBound`) still stop the process:
 ///   they guard memory safety. Test them with exit tests.
 public struct ScheduleProtectedTrait: TestTrait, SuiteTrait, TestScoping {
-    /// Creates the trait. Spell it ``Testing/Trait/scheduleProtected``.
+    /// Creates the trait. Spell it `.scheduleProtected`.
     public init() {}
 
     /// `true`: on a suite, the trait reaches the tests of nested suites too.
