@@ -68,14 +68,15 @@ public struct ScheduleProtectedTrait: TestTrait, SuiteTrait, TestScoping {
     }
 
     /// The scope itself, apart from the `Test` value it needs only for names and locations (exit tests
-    /// run it directly: in their child process there is no current test).
+    /// run it directly: in their child process there is no current test). `package`, so the
+    /// package's tests reach it without `@testable` (release test builds are not testable).
     ///
     /// - Parameters:
     ///   - testName: Names the test in notes about late violations.
     ///   - testLocation: The test's location: the fallback location of issues, and the source of a full
     ///     path for locations in the test's own file.
     ///   - function: The test case's body.
-    static func withTestScope(
+    package static func withTestScope(
         testName: String, testLocation: Testing.SourceLocation,
         _ function: @Sendable () async throws -> Void
     ) async throws {

@@ -1,12 +1,12 @@
 import Dispatch
 import Schedulable
-@testable import SchedulableTesting
+import SchedulableTesting
 import Testing
 
 @Suite struct ExpectScheduleViolationTests {
     let owner = QueueScheduler(label: "helper-tests.owner")
 
-    @Test func collectReturnsTheViolationsOfABackgroundThreadInsteadOfReportingThem() {
+    @Test(.requiresDebugChecks) func collectReturnsTheViolationsOfABackgroundThreadInsteadOfReportingThem() {
         let owner = self.owner
         // No handler is installed around this test: a violation that escaped the helper would reach
         // the default (trap) handler and stop the process.
@@ -29,7 +29,7 @@ import Testing
         #expect(violations.isEmpty)
     }
 
-    @Test func collectAsyncWaitsForTheBody() async {
+    @Test(.requiresDebugChecks) func collectAsyncWaitsForTheBody() async {
         let owner = self.owner
         let violations = await collectScheduleViolations {
             let counter = Counter(owner: owner)
@@ -38,7 +38,7 @@ import Testing
         #expect(violations.count == 1)
     }
 
-    @Test func expectScheduleViolationPassesAndReturnsTheViolations() {
+    @Test(.requiresDebugChecks) func expectScheduleViolationPassesAndReturnsTheViolations() {
         let owner = self.owner
         let violations = expectScheduleViolation {
             let counter = Counter(owner: owner)
@@ -72,7 +72,7 @@ import Testing
     /// *before* the call — even when detected on a GCD thread, where no task-local says which scope is
     /// running — because its body is what runs. Otherwise the test would fail for the very violation it
     /// asserts.
-    @Test(.scheduleProtected) func insideTheTraitTheHelperClaimsTheTestsEarlierObjects() async {
+    @Test(.requiresDebugChecks, .scheduleProtected) func insideTheTraitTheHelperClaimsTheTestsEarlierObjects() async {
         let counter = Counter(owner: owner)
         let onTask = expectScheduleViolation { counter.increment() }
         let offTask = expectScheduleViolation { onBackgroundThread { counter.increment() } }
@@ -82,7 +82,7 @@ import Testing
 
     /// A violation of an object created inside the helper that arrives after the helper returned is
     /// not lost: it goes to the enclosing scope, here the test's, and fails the test.
-    @Test func aLateViolationOfAHelpersObjectGoesToTheEnclosingScope() async throws {
+    @Test(.requiresDebugChecks) func aLateViolationOfAHelpersObjectGoesToTheEnclosingScope() async throws {
         let owner = self.owner
         let log = IssueLog()
         try await withKnownIssue {
@@ -99,7 +99,7 @@ import Testing
     }
 
     /// When the body throws, what it caused is not returned — so it goes to the enclosing scope.
-    @Test func violationsOfAThrowingBodyGoToTheEnclosingScope() async throws {
+    @Test(.requiresDebugChecks) func violationsOfAThrowingBodyGoToTheEnclosingScope() async throws {
         struct Failure: Error {}
         let owner = self.owner
         let log = IssueLog()

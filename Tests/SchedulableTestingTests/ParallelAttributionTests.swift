@@ -1,6 +1,6 @@
 import Dispatch
 import Schedulable
-@testable import SchedulableTesting
+import SchedulableTesting
 import Testing
 
 /// Attribution under parallel tests: a violation caused by one test's objects fails that test and
@@ -16,7 +16,7 @@ import Testing
     static let caseCount = 32
     static let violationsPerCase = 4
 
-    @Test(.ownViolationsOnly, .scheduleProtected, arguments: 0..<caseCount)
+    @Test(.requiresDebugChecks, .ownViolationsOnly, .scheduleProtected, arguments: 0..<caseCount)
     func eachParallelTestFailsOnlyForItsOwnBackgroundViolations(_ index: Int) async throws {
         let probe = try #require(OwnViolationsOnly.Probe.current, "OwnViolationsOnly must wrap the trait")
         let owner = QueueScheduler(label: OwnViolationsOnly.Probe.ownerLabel(index))

@@ -1,13 +1,17 @@
 import Dispatch
 import Schedulable
-@testable import SchedulableTesting
+import SchedulableTesting
 import Testing
 
 /// What stops the process, checked in child processes (exit tests) with the report matched on stderr.
 @Suite struct ProcessExitTests {
     /// Without SchedulableTesting, a violation in a debug build reaches the default handler, which
     /// prints the whole report and stops the process — in a test run, the whole run.
-    @Test func withoutTheHelpersTheDefaultHandlerPrintsTheReportAndStopsTheProcess() async throws {
+    @Test(.enabled(
+        if: ScheduleProtectionSystem.debugChecksCompiledIn && ScheduleProtectionSystem.handler is TrapViolationHandler,
+        "the default handler traps only in debug builds (and without SCHEDULE_PROTECTION)"
+    ))
+    func withoutTheHelpersTheDefaultHandlerPrintsTheReportAndStopsTheProcess() async throws {
         let result = try await #require(
             processExitsWith: .failure, observing: [\.standardErrorContent]
         ) {
@@ -44,7 +48,7 @@ import Testing
 
     /// A violation of a test's object after the test ended cannot fail that test. It is printed with
     /// the test's name, and recorded as an issue of no test so that the run fails.
-    @Test func aViolationAfterTheTestEndedIsPrintedWithTheTestsName() async throws {
+    @Test(.requiresDebugChecks) func aViolationAfterTheTestEndedIsPrintedWithTheTestsName() async throws {
         // An exit test forwards the issues its child records to this test: that is how the issue of no
         // test that the late violation records in the child becomes visible here.
         let log = IssueLog()
@@ -77,7 +81,7 @@ import Testing
     #if !canImport(ObjectiveC)
     /// XCTest has no run-level failure, and recording on whichever test runs now would blame the wrong
     /// test, so a late violation of an XCTest test's object is printed with that test's name.
-    @Test func aLateViolationOfAnXCTestTestsObjectIsPrintedWithItsName() async throws {
+    @Test(.requiresDebugChecks) func aLateViolationOfAnXCTestTestsObjectIsPrintedWithItsName() async throws {
         let result = try await #require(
             processExitsWith: .success, observing: [\.standardErrorContent]
         ) {

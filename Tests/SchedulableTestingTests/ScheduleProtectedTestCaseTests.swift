@@ -1,5 +1,5 @@
 import Schedulable
-@testable import SchedulableTesting
+import SchedulableTesting
 import XCTest
 
 // The fixtures are run with `invokeTest()` directly: that is the method the base class overrides, and
@@ -28,6 +28,11 @@ class FailureKeepingFixture: ScheduleProtectedTestCase {
 }
 
 final class ScheduleProtectedTestCaseTests: XCTestCase {
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        try XCTSkipUnless(ScheduleProtectionSystem.debugChecksCompiledIn, "the debug-tier checks are compiled out of this build")
+    }
+
     func testABackgroundViolationFailsTheTestWithTheReportAtTheCallSite() {
         let fixture = FailureKeepingFixture(name: "testWrongQueue") { test in
             let counter = (test as! FailureKeepingFixture).counter!
@@ -113,7 +118,8 @@ final class ScheduleProtectedTestCaseUsageTests: ScheduleProtectedTestCase {
 
     /// The assertion claims the violation of an object the test created in `setUp`, even though it is
     /// detected on a GCD thread; otherwise this test would fail for the violation it asserts.
-    func testAnAssertionClaimsViolationsOfTheTestsObjects() {
+    func testAnAssertionClaimsViolationsOfTheTestsObjects() throws {
+        try XCTSkipUnless(ScheduleProtectionSystem.debugChecksCompiledIn, "the debug-tier checks are compiled out of this build")
         let counter = self.counter!
         let violations = XCTAssertScheduleViolation { onBackgroundThread { counter.increment() } }
         XCTAssertEqual(violations.count, 1)

@@ -1,6 +1,6 @@
 import Dispatch
 import Schedulable
-@testable import SchedulableTesting
+import SchedulableTesting
 import Testing
 
 /// The trait's own behaviour. Where a test must observe the issues the trait records, it runs the
@@ -9,7 +9,7 @@ import Testing
 @Suite struct ScheduleProtectedTraitTests {
     let owner = QueueScheduler(label: "trait-tests.owner")
 
-    @Test func violationOnABackgroundThreadBecomesAnIssueOfTheTestWithTheReport() async throws {
+    @Test(.requiresDebugChecks) func violationOnABackgroundThreadBecomesAnIssueOfTheTestWithTheReport() async throws {
         let owner = self.owner
         let log = IssueLog()
         try await withKnownIssue {
@@ -29,7 +29,7 @@ import Testing
         #expect(recorded[0].sourceLocation?.line == Counter.incrementGuardLine)
     }
 
-    @Test func propertyViolationPointsAtTheOwnersBindSite() async throws {
+    @Test(.requiresDebugChecks) func propertyViolationPointsAtTheOwnersBindSite() async throws {
         let owner = self.owner
         let log = IssueLog()
         let bindLine = #line + 4
@@ -49,7 +49,7 @@ import Testing
         #expect(recorded[0].sourceLocation?.filePath == #filePath)
     }
 
-    @Test func everyViolationIsRecordedAndTheProcessKeepsRunning() async throws {
+    @Test(.requiresDebugChecks) func everyViolationIsRecordedAndTheProcessKeepsRunning() async throws {
         let owner = self.owner
         let log = IssueLog()
         try await withKnownIssue {
@@ -75,7 +75,7 @@ import Testing
         }
     }
 
-    @Test func violationsHeldForTheTestAreRecordedEvenWhenTheBodyThrows() async throws {
+    @Test(.requiresDebugChecks) func violationsHeldForTheTestAreRecordedEvenWhenTheBodyThrows() async throws {
         struct Failure: Error {}
         let owner = self.owner
         let log = IssueLog()
@@ -96,7 +96,7 @@ import Testing
     /// The real trait: a violation on the test's own task is recorded at once, so `withKnownIssue`
     /// around the offending line sees it. (Without the trait, the default handler would stop the
     /// process here.)
-    @Test(.scheduleProtected) func violationOnTheTestsOwnTaskIsRecordedImmediately() {
+    @Test(.requiresDebugChecks, .scheduleProtected) func violationOnTheTestsOwnTaskIsRecordedImmediately() {
         let counter = Counter(owner: owner)
         withKnownIssue {
             counter.increment()
@@ -128,7 +128,7 @@ import Testing
 @Suite(.scheduleProtected) struct ScheduleProtectedSuiteTraitTests {
     let owner = QueueScheduler(label: "suite-trait-tests.owner")
 
-    @Test func testsOfTheSuiteGetTheTrait() {
+    @Test(.requiresDebugChecks) func testsOfTheSuiteGetTheTrait() {
         #expect(ScheduleProtectionSystem.scopedHandler is ScheduleViolationCollector)
         let counter = Counter(owner: owner)
         withKnownIssue {

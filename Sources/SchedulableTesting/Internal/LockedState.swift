@@ -14,14 +14,14 @@ import Darwin
 /// This module's locks are contended by design (GCD threads report while the test's task collects),
 /// and its users run their tests under ThreadSanitizer, so they must not see false reports from it.
 /// FIXME: go back to `Mutex` once ThreadSanitizer understands its slow path on Linux.
-final class LockedState<State: Sendable> {
+package final class LockedState<State: Sendable> {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private var state: State
 
     /// Creates the lock around `state`.
     ///
     /// - Parameter state: The initial value.
-    init(_ state: State) {
+    package init(_ state: State) {
         self.state = state
         mutex = .allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
@@ -39,7 +39,7 @@ final class LockedState<State: Sendable> {
     ///
     /// - Parameter body: Reads or changes the value. It must not take this lock again.
     /// - Returns: What `body` returns.
-    func withLock<R>(_ body: (inout State) throws -> R) rethrows -> R {
+    package func withLock<R>(_ body: (inout State) throws -> R) rethrows -> R {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         return try body(&state)

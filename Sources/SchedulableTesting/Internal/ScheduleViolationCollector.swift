@@ -14,16 +14,16 @@ import Schedulable
 ///
 /// Scopes nest: a helper that runs inside a test claims the violations that happen while its body
 /// runs, including those of objects the test created earlier.
-final class ScheduleViolationCollector: ScheduleViolationHandler {
+package final class ScheduleViolationCollector: ScheduleViolationHandler {
     /// The collector whose scope the current task (or thread, outside tasks) runs in. Task-local, so it
     /// follows child tasks and `Task {}` but not GCD: on a GCD thread it is `nil`.
-    @TaskLocal static var current: ScheduleViolationCollector?
+    @TaskLocal package static var current: ScheduleViolationCollector?
 
     /// Names the scope in notes: "test `upload()` at App/UploadTests.swift:12".
     let scopeDescription: String
 
     /// The collector this scope is nested in, if any (the one that was current when it started).
-    let parent: ScheduleViolationCollector?
+    package let parent: ScheduleViolationCollector?
 
     /// Reports a violation detected on the scope's own task while the scope runs. `nil`: collect it.
     private let reportInScope: (@Sendable (ScheduleViolation) -> Void)?
@@ -97,7 +97,7 @@ final class ScheduleViolationCollector: ScheduleViolationHandler {
         return collected
     }
 
-    func handle(_ violation: ScheduleViolation) {
+    package func handle(_ violation: ScheduleViolation) {
         receive(violation, allowsDelegation: true)
     }
 

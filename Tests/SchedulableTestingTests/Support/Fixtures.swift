@@ -1,6 +1,6 @@
 import Dispatch
 import Schedulable
-@testable import SchedulableTesting
+import SchedulableTesting
 import Testing
 
 /// A protected object with one guarded method, one guarded property and one always-on guard.
@@ -70,4 +70,12 @@ final class IssueLog: Sendable {
 
     var all: [Issue] { issues.withLock { $0 } }
     var comments: [String] { all.map { $0.comments.map(\.rawValue).joined(separator: "\n") } }
+}
+
+extension Trait where Self == ConditionTrait {
+    /// For tests that need a debug-tier violation to happen: in a release build without the
+    /// `ReleaseChecks` trait, `assertScheduled()` and `@ScheduleProtected` are compiled out.
+    static var requiresDebugChecks: Self {
+        .enabled(if: ScheduleProtectionSystem.debugChecksCompiledIn, "the debug-tier checks are compiled out of this build")
+    }
 }
