@@ -16,6 +16,9 @@ import Testing
     static let caseCount = 32
     static let violationsPerCase = 4
 
+    // Swift Testing nests trait scopes in the order the traits are written: `.ownViolationsOnly` must
+    // enclose `.scheduleProtected`, whose issues are recorded as its scope ends. (Swap them and every
+    // case fails: the issues are then recorded outside `withKnownIssue`.)
     @Test(.requiresDebugChecks, .ownViolationsOnly, .scheduleProtected, arguments: 0..<caseCount)
     func eachParallelTestFailsOnlyForItsOwnBackgroundViolations(_ index: Int) async throws {
         let probe = try #require(OwnViolationsOnly.Probe.current, "OwnViolationsOnly must wrap the trait")
