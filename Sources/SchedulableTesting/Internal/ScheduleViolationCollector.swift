@@ -47,7 +47,7 @@ package final class ScheduleViolationCollector: ScheduleViolationHandler {
     ///   - reportInScope: Reports violations detected on the scope's own task while it runs; `nil`
     ///     collects them with the others.
     ///   - reportLate: Reports violations that arrive after ``finish()``.
-    init(
+    package init(
         scopeDescription: String,
         reportInScope: (@Sendable (ScheduleViolation) -> Void)? = nil,
         reportLate: @escaping @Sendable (ScheduleViolation) -> Void
@@ -60,14 +60,14 @@ package final class ScheduleViolationCollector: ScheduleViolationHandler {
     }
 
     /// Whether the scope is still running.
-    var isRunning: Bool { state.withLock { $0.isRunning } }
+    package var isRunning: Bool { state.withLock { $0.isRunning } }
 
     /// Runs `body` as this collector's scope: objects created in it capture the collector, and
     /// violations raised in it (on its task) reach the collector.
     ///
     /// - Parameter body: The scope.
     /// - Returns: What `body` returns.
-    func withScope<R>(_ body: () throws -> R) rethrows -> R {
+    package func withScope<R>(_ body: () throws -> R) rethrows -> R {
         try Self.$current.withValue(self) {
             try withScheduleViolationHandler(self, operation: body)
         }
@@ -77,7 +77,7 @@ package final class ScheduleViolationCollector: ScheduleViolationHandler {
     ///
     /// - Parameter body: The scope.
     /// - Returns: What `body` returns.
-    func withScope<R>(
+    package func withScope<R>(
         isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> R
     ) async rethrows -> R {
         try await Self.$current.withValue(self) {
@@ -88,7 +88,7 @@ package final class ScheduleViolationCollector: ScheduleViolationHandler {
     /// Ends the scope: from now on violations go to `reportLate`.
     ///
     /// - Returns: The violations collected while the scope ran, in the order they were reported.
-    func finish() -> [ScheduleViolation] {
+    package func finish() -> [ScheduleViolation] {
         let collected = state.withLock { state -> [ScheduleViolation] in
             state.isRunning = false
             return state.collected
@@ -107,7 +107,7 @@ package final class ScheduleViolationCollector: ScheduleViolationHandler {
     ///   - violation: What happened.
     ///   - allowsDelegation: Whether a running nested scope may claim it. A violation forwarded late
     ///     from a finished child happened after that child's body, so no other child may claim it.
-    func receive(_ violation: ScheduleViolation, allowsDelegation: Bool) {
+    package func receive(_ violation: ScheduleViolation, allowsDelegation: Bool) {
         if violation.tier == .precondition {
             StandardError.write(
                 "Schedulable: precondition-tier violation in \(scopeDescription): the process stops even "
