@@ -55,7 +55,7 @@ struct OwnViolationsOnly: TestTrait, TestScoping {
             var matched = 0
         }
 
-        private let state = LockedState(Expectation())
+        private let state = ScheduleLock(Expectation())
 
         func expect(owner: String, violations: Int) {
             state.withLock {
@@ -112,7 +112,7 @@ final class AttributionStatistics: Sendable {
         var othersRunningAtDetection: [Int: [Int]] = [:]
     }
 
-    private let state = LockedState(State())
+    private let state = ScheduleLock(State())
 
     func caseStarted() {
         state.withLock {

@@ -68,7 +68,7 @@ import Testing
 }
 
 final class LateLog: Sendable {
-    private let violations = LockedState<[ScheduleViolation]>([])
+    private let violations = ScheduleLock<[ScheduleViolation]>([])
     func append(_ violation: ScheduleViolation) { violations.withLock { $0.append(violation) } }
     var count: Int { violations.withLock { $0.count } }
 }

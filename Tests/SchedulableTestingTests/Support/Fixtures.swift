@@ -60,7 +60,7 @@ func onBackgroundThread(_ body: @escaping @Sendable () -> Void) async {
 
 /// Collects what a `withKnownIssue` matcher saw (matchers are `@Sendable`).
 final class IssueLog: Sendable {
-    private let issues = LockedState<[Issue]>([])
+    private let issues = ScheduleLock<[Issue]>([])
 
     /// Records `issue` and matches it.
     func match(_ issue: Issue) -> Bool {
