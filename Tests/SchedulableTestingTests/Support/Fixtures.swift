@@ -11,10 +11,11 @@ final class Counter: ScheduleProtectable {
     /// Binds the counter to `owner` and lets the owner use it once, which ends the construction window
     /// (the creating thread's free pass): from then on only the owner passes. Without this, a GCD block
     /// that happened to run on the creating thread (cooperative threads are GCD workers on Linux) would
-    /// pass, and a test expecting a violation would be flaky.
+    /// pass, and a test expecting a violation would be flaky. The owner's use is an always-on check, so
+    /// that it ends the window in release builds too, where the debug tier is compiled out.
     init(owner: QueueScheduler, file: StaticString = #fileID, line: UInt = #line) {
         scheduleProtection = ScheduleProtection(owner: owner, file: file, line: line)
-        owner.sync { self.value += 0 }
+        owner.sync { self.preconditionScheduled("init(owner:)") }
     }
 
     /// Calls to the guarded methods. Deliberately not `@ScheduleProtected`, so that one wrong call is
