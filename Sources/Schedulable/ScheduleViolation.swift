@@ -59,8 +59,9 @@ public struct ScheduleViolation: Sendable, CustomStringConvertible {
         /// `assert…` checks and `@ScheduleProtected`: debug builds only; execution continues when the
         /// handler returns.
         case assert
-        /// `precondition…` checks and ``ScheduleBound``: always on; the process traps after the handler
-        /// returns, because continuing would be a data race.
+        /// `precondition…` checks and ``ScheduleBound``: always on; the process traps, because
+        /// continuing would be a data race. For a queue owner, libdispatch is asked first and a "no"
+        /// traps at once, with the report printed; otherwise the handler runs, then the trap.
         case precondition
     }
 
