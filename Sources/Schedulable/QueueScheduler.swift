@@ -49,6 +49,7 @@ public final class QueueScheduler: Scheduler {
         self.scheduleContext = context
         self.watchesExclusion = false
         queue.setSpecific(key: scheduleContextQueueKey, value: context)
+        context.attach(self)
     }
 
     private init(branchOf parent: QueueScheduler, name: String, qos: DispatchQoS) {
@@ -63,6 +64,7 @@ public final class QueueScheduler: Scheduler {
         self.scheduleContext = context
         self.watchesExclusion = false
         queue.setSpecific(key: scheduleContextQueueKey, value: context)
+        context.attach(self)
     }
 
     /// Wraps a serial queue created elsewhere.
@@ -108,6 +110,7 @@ public final class QueueScheduler: Scheduler {
         self.parent = nil
         self.scheduleContext = context
         self.watchesExclusion = true
+        context.attach(self)
     }
 
     /// Creates a branch: a serial queue that targets this one, labelled `"\(label).\(name)"`.

@@ -1,5 +1,6 @@
 import CSchedulableContext
 import Dispatch
+import Synchronization
 
 /// The identity that ownership checks compare against: one per scheduler (and one per branch).
 ///
@@ -39,6 +40,10 @@ public final class ScheduleContext: Sendable, CustomStringConvertible {
     /// trapping. Weak: the queue keeps its context alive (as a queue-specific value), not the reverse.
     package weak let queue: DispatchQueue?
 
+    /// The scheduler that runs this context's work, so that a protected object can be scheduled onto
+    /// its owner (`object.schedule { }`). Weak: a context never keeps its scheduler alive.
+    private let attachedScheduler = Mutex(WeakSchedulerReference())
+
     /// Creates a context for a custom scheduler.
     ///
     /// - Parameters:
@@ -54,6 +59,19 @@ public final class ScheduleContext: Sendable, CustomStringConvertible {
         self.kind = kind
         self.id = id
         self.queue = queue
+    }
+
+    /// Records the scheduler that runs this context's work (library schedulers call it once, when
+    /// they are created).
+    package func attach(_ scheduler: some Scheduler) {
+        attachedScheduler.withLock { $0.scheduler = scheduler }
+    }
+
+    /// The scheduler that runs this context's work, if it still exists and is known (the main
+    /// context's is always ``MainScheduler/shared``).
+    package var scheduler: (any Scheduler)? {
+        if kind == .main { return MainScheduler.shared }
+        return attachedScheduler.withLock { $0.scheduler }
     }
 
     /// The main thread's context (also the context of `DispatchQueue.main` work).
@@ -129,6 +147,10 @@ public final class ScheduleContext: Sendable, CustomStringConvertible {
             return try body()
         }
     }
+}
+
+private struct WeakSchedulerReference {
+    weak var scheduler: (any Scheduler)?
 }
 
 /// The current thread's context chain, captured by a caller that is about to block on a synchronous

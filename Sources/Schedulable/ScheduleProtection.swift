@@ -37,6 +37,9 @@ public final class ScheduleProtection: Sendable {
 
     private struct Binding: Sendable {
         var owner: ScheduleContext?
+        /// The owner's scheduler, held strongly so that an object can always be scheduled onto its
+        /// owner (`object.schedule { }`); `nil` only for a context with no known scheduler.
+        var scheduler: (any Scheduler)?
         var boundAt: SourceLocation?
         /// The unique id of the thread that may use the object until the owner first does.
         var constructingThread: UInt?
@@ -58,7 +61,7 @@ public final class ScheduleProtection: Sendable {
     public convenience init(owner: some Scheduler, file: StaticString = #fileID, line: UInt = #line) {
         self.init(
             owner: owner.scheduleContext, options: ErasedScheduleOptions(),
-            boundAt: SourceLocation(file: file, line: line), allowsConstructionWindow: true
+            boundAt: SourceLocation(file: file, line: line), allowsConstructionWindow: true, scheduler: owner
         )
     }
 
@@ -75,7 +78,7 @@ public final class ScheduleProtection: Sendable {
     ) {
         self.init(
             owner: owner.scheduleContext, options: options.erased,
-            boundAt: SourceLocation(file: file, line: line), allowsConstructionWindow: true
+            boundAt: SourceLocation(file: file, line: line), allowsConstructionWindow: true, scheduler: owner
         )
     }
 
@@ -105,9 +108,9 @@ public final class ScheduleProtection: Sendable {
 
     package init(
         owner: ScheduleContext?, options: ErasedScheduleOptions, boundAt: SourceLocation?,
-        allowsConstructionWindow: Bool
+        allowsConstructionWindow: Bool, scheduler: (any Scheduler)? = nil
     ) {
-        var binding = Binding(owner: owner, boundAt: boundAt)
+        var binding = Binding(owner: owner, scheduler: scheduler ?? owner?.scheduler, boundAt: boundAt)
         if let owner, allowsConstructionWindow, !owner.isCurrent {
             binding.constructingThread = UInt(csched_thread_unique_id())
         }
@@ -133,6 +136,13 @@ public final class ScheduleProtection: Sendable {
     /// The owner's context, or `nil` while detached.
     public var owner: ScheduleContext? {
         binding.withLock { $0.owner }
+    }
+
+    /// The scheduler the object belongs to, or `nil` while detached (or when bound by first use to a
+    /// context no library scheduler runs, such as a plain thread). The scheduling API of protected
+    /// objects (`schedule`, `perform`, `run`) submits through it.
+    public var ownerScheduler: (any Scheduler)? {
+        binding.withLock { $0.scheduler }
     }
 
     /// Where the object was bound to its current owner, if it is bound.
@@ -181,7 +191,7 @@ public final class ScheduleProtection: Sendable {
     ///   - file: The new bind site.
     ///   - line: The new bind site.
     public func handOff(to newOwner: some Scheduler, file: StaticString = #fileID, line: UInt = #line) {
-        rebind(to: newOwner.scheduleContext, member: "handOff(to:)", file: file, line: line)
+        rebind(to: newOwner.scheduleContext, scheduler: newOwner, member: "handOff(to:)", file: file, line: line)
     }
 
     /// Returns the object to the detached state: the next checked use binds it again. Call it from
@@ -191,16 +201,19 @@ public final class ScheduleProtection: Sendable {
     ///   - file: The call site, for reports.
     ///   - line: The call site, for reports.
     public func detach(file: StaticString = #fileID, line: UInt = #line) {
-        rebind(to: nil, member: "detach()", file: file, line: line)
+        rebind(to: nil, scheduler: nil, member: "detach()", file: file, line: line)
     }
 
-    private func rebind(to newOwner: ScheduleContext?, member: StaticString, file: StaticString, line: UInt) {
+    private func rebind(
+        to newOwner: ScheduleContext?, scheduler: (any Scheduler)?, member: StaticString, file: StaticString, line: UInt
+    ) {
         let here = SourceLocation(file: file, line: line)
         let refused = binding.withLock { binding -> Binding? in
             if let owner = binding.owner, !owner.isCurrent, !isConstructingThread(binding) {
                 return binding
             }
             binding.owner = newOwner
+            binding.scheduler = scheduler
             binding.boundAt = newOwner == nil ? nil : here
             binding.constructingThread = nil
             _fastOwnerID.store(Self.fastID(for: binding), ordering: .releasing)
@@ -233,6 +246,7 @@ public final class ScheduleProtection: Sendable {
                 guard options.checks(member, resolved: binding.resolvedProperties) else { return .pass(probeProperties: false) }
                 let here = ScheduleContext.current
                 binding.owner = here
+                binding.scheduler = here.scheduler
                 binding.boundAt = member.callSite ?? memberDeclaration(member)
                 _fastOwnerID.store(Self.fastID(for: binding), ordering: .releasing)
                 return .pass(probeProperties: binding.resolvedProperties == nil)
