@@ -1,0 +1,291 @@
+import CSchedulableContext
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The event queue and loop of one ``ThreadScheduler``, and the thread that runs them.
+///
+/// Kept apart from the public class so that the thread holds the loop, not the scheduler: dropping the
+/// last reference to a scheduler that was never shut down still lets it shut down (from `deinit`).
+final class ThreadSchedulerLoop: @unchecked Sendable {
+    // @unchecked: every mutable field below is either guarded by `lock` or confined to the loop
+    // thread, as its comment says; the rest are immutable.
+
+    typealias Event = @Sendable () -> Void
+
+    let context: ScheduleContext
+    let lock = PlatformLock()
+    /// Separate from `lock`'s condition so that `shutdown()` callers waiting for the loop to finish
+    /// are never woken instead of the loop thread (which a `signal` could otherwise do).
+    private let exitLock = PlatformLock()
+
+    // Guarded by `lock`.
+    private var pending: [Event?] = []
+    private var isAccepting = true
+    private var isLoopWaiting = false
+    /// Some caller has taken charge of the thread's end: it joins the thread, or the thread detaches
+    /// itself (a shutdown requested from the loop thread or from `deinit`).
+    private var isJoinClaimed = false
+    private var detachesOnExit = false
+
+    // Guarded by `exitLock`.
+    private var hasExited = false
+
+    // Confined to the loop thread. The batch is a member, not a local, so that a nested pump (a
+    // synchronous call that keeps this loop turning) continues the same batch: events run in FIFO
+    // order however deep the nesting.
+    private var batch: [Event?] = []
+    private var batchIndex = 0
+
+    /// The loop thread's never-reused unique id, 0 until the thread starts.
+    private let loopThreadID = Atomic<UInt>(0)
+    /// The loop thread's OS thread id, 0 until the thread starts.
+    let osThreadID = Atomic<UInt64>(0)
+
+    #if canImport(Darwin)
+    private var thread: pthread_t?
+    #else
+    private var thread = pthread_t()
+    #endif
+
+    init(context: ScheduleContext) {
+        self.context = context
+        pending.reserveCapacity(64)
+        batch.reserveCapacity(64)
+    }
+
+    // MARK: Thread lifecycle
+
+    /// Starts the loop thread; `onThreadStart` runs on it first (to set its priority).
+    func start(threadName: String, onThreadStart: @escaping @Sendable () -> Void) {
+        let retained = Unmanaged.passRetained(
+            StartInfo(loop: self, threadName: threadName, onThreadStart: onThreadStart)
+        )
+        #if canImport(Darwin)
+        let result = pthread_create(&thread, nil, { raw in
+            ThreadSchedulerLoop.threadEntry(raw)
+            return nil
+        }, retained.toOpaque())
+        #else
+        let result = pthread_create(&thread, nil, { raw in
+            ThreadSchedulerLoop.threadEntry(raw!)
+            return nil
+        }, retained.toOpaque())
+        #endif
+        if result != 0 {
+            retained.release()
+            fatalError("Schedulable: ThreadScheduler \"\(context.label)\": pthread_create failed with error \(result)")
+        }
+        // Wait until the thread knows who it is, so that `isOnLoopThread` and the thread id are
+        // exact from the moment the initializer returns.
+        exitLock.withLock {
+            while loopThreadID.load(ordering: .acquiring) == 0 { exitLock.wait() }
+        }
+    }
+
+    private final class StartInfo {
+        let loop: ThreadSchedulerLoop
+        let threadName: String
+        let onThreadStart: @Sendable () -> Void
+        init(loop: ThreadSchedulerLoop, threadName: String, onThreadStart: @escaping @Sendable () -> Void) {
+            self.loop = loop
+            self.threadName = threadName
+            self.onThreadStart = onThreadStart
+        }
+    }
+
+    private static func threadEntry(_ raw: UnsafeMutableRawPointer) {
+        let info = Unmanaged<StartInfo>.fromOpaque(raw).takeRetainedValue()
+        let loop = info.loop
+        setCurrentThreadName(info.threadName)
+        info.onThreadStart()
+        pthread_setspecific(currentLoopKey, Unmanaged.passUnretained(loop).toOpaque())
+        loop.osThreadID.store(csched_os_thread_id(), ordering: .releasing)
+        loop.exitLock.withLock {
+            loop.loopThreadID.store(UInt(csched_thread_unique_id()), ordering: .releasing)
+            loop.exitLock.broadcast()
+        }
+        loop.runLoop()
+        pthread_setspecific(currentLoopKey, nil)
+        let detaches = loop.lock.withLock { loop.detachesOnExit }
+        if detaches { pthread_detach(pthread_self()) }
+        loop.exitLock.withLock {
+            loop.hasExited = true
+            loop.exitLock.broadcast()
+        }
+    }
+
+    /// Whether the calling code runs on this loop's thread.
+    var isOnLoopThread: Bool {
+        loopThreadID.load(ordering: .relaxed) == UInt(csched_thread_unique_id())
+    }
+
+    /// The loop that owns the calling thread, if the calling thread is a thread scheduler's.
+    static var current: ThreadSchedulerLoop? {
+        guard let raw = pthread_getspecific(currentLoopKey) else { return nil }
+        return Unmanaged<ThreadSchedulerLoop>.fromOpaque(raw).takeUnretainedValue()
+    }
+
+    // MARK: Submitting
+
+    /// Appends `event`, or returns false when the loop no longer accepts events.
+    func enqueue(_ event: @escaping Event) -> Bool {
+        lock.lock()
+        guard isAccepting else {
+            lock.unlock()
+            return false
+        }
+        pending.append(event)
+        // Only the loop thread ever waits on `lock`'s condition, and only when it has nothing to do.
+        if isLoopWaiting { lock.signal() }
+        lock.unlock()
+        return true
+    }
+
+    /// Wakes the loop if it waits, so that a pumping synchronous call can see its completion.
+    func wake() {
+        lock.withLock {
+            if isLoopWaiting { lock.signal() }
+        }
+    }
+
+    // MARK: Running
+
+    /// The thread's whole life: run events until shut down and drained.
+    private func runLoop() {
+        while true {
+            if runNextBufferedEvent() { continue }
+            lock.lock()
+            while pending.isEmpty && isAccepting {
+                isLoopWaiting = true
+                lock.wait()
+                isLoopWaiting = false
+            }
+            if pending.isEmpty {
+                // Shut down, and every accepted event has run.
+                lock.unlock()
+                return
+            }
+            swap(&pending, &batch)
+            lock.unlock()
+        }
+    }
+
+    /// Runs this loop's events until `completion` is set: the wait of a synchronous call made from
+    /// this loop's own thread, which keeps the loop turning so that work it waits for may call back
+    /// into it (the POS Assembly cycle). Events still run one at a time, on this thread, in order.
+    func pump(until completion: SyncCompletion) {
+        while true {
+            if completion.isDone { return }
+            if runNextBufferedEvent() { continue }
+            lock.lock()
+            while pending.isEmpty && !completion.isDone {
+                isLoopWaiting = true
+                lock.wait()
+                isLoopWaiting = false
+            }
+            if !pending.isEmpty { swap(&pending, &batch) }
+            lock.unlock()
+        }
+    }
+
+    /// Runs the next event of the current batch; false when the batch is used up (it is then empty,
+    /// with its capacity kept for the next swap).
+    private func runNextBufferedEvent() -> Bool {
+        guard batchIndex < batch.count else {
+            if !batch.isEmpty {
+                batch.removeAll(keepingCapacity: true)
+                batchIndex = 0
+            }
+            return false
+        }
+        // Take the event out so that what it captured is released as soon as it has run, not when
+        // the batch ends (an idle loop must not keep objects alive).
+        let event = batch[batchIndex].take()!
+        batchIndex += 1
+        // `outer: nil`: an event pumped during a synchronous wait must not inherit the waiting
+        // event's chain (a queue's `sync` frame, a blocked caller's contexts) — it is separate work.
+        context._run(outer: nil, event)
+        return true
+    }
+
+    // MARK: Shutdown
+
+    /// Stops accepting events; from another thread, also waits until every accepted event has run
+    /// and the thread has ended.
+    func shutdown(waits: Bool) {
+        let joinsHere: Bool
+        lock.lock()
+        isAccepting = false
+        if isLoopWaiting { lock.signal() }
+        if isJoinClaimed {
+            joinsHere = false
+        } else if waits && !isOnLoopThread {
+            isJoinClaimed = true
+            joinsHere = true
+        } else {
+            isJoinClaimed = true
+            detachesOnExit = true
+            joinsHere = false
+        }
+        lock.unlock()
+        if joinsHere {
+            #if canImport(Darwin)
+            pthread_join(thread!, nil)
+            #else
+            pthread_join(thread, nil)
+            #endif
+        } else if waits && !isOnLoopThread {
+            exitLock.withLock {
+                while !hasExited { exitLock.wait() }
+            }
+        }
+    }
+
+    var isShutDown: Bool {
+        lock.withLock { !isAccepting }
+    }
+}
+
+/// The thread-specific slot that tells a thread scheduler's thread which loop it runs.
+private let currentLoopKey: pthread_key_t = {
+    var key = pthread_key_t()
+    let result = pthread_key_create(&key, nil)
+    precondition(result == 0, "Schedulable: pthread_key_create failed with error \(result)")
+    return key
+}()
+
+private func setCurrentThreadName(_ name: String) {
+    #if canImport(Darwin)
+    _ = pthread_setname_np(name)
+    #elseif os(Linux)
+    // Linux limits thread names to 15 bytes. `pthread_setname_np` is a GNU extension the Glibc
+    // module does not import; writing the thread's `comm` file is the same system interface.
+    var bytes = Array(name.utf8.prefix(15))
+    while !bytes.isEmpty, String(validating: bytes, as: UTF8.self) == nil { bytes.removeLast() }
+    let descriptor = open("/proc/thread-self/comm", O_WRONLY)
+    guard descriptor >= 0 else { return }
+    _ = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+    close(descriptor)
+    #endif
+}
+
+/// The "done" flag of a synchronous call whose caller pumps its own loop while it waits.
+final class SyncCompletion: Sendable {
+    private let done = Atomic<Bool>(false)
+
+    var isDone: Bool { done.load(ordering: .acquiring) }
+
+    /// Sets the flag, then wakes the waiting loop. The flag is set before the loop's lock is taken,
+    /// and the loop re-reads it with the lock held before it sleeps, so the wake-up cannot be lost.
+    func complete(waking loop: ThreadSchedulerLoop) {
+        done.store(true, ordering: .releasing)
+        loop.wake()
+    }
+}

@@ -1,0 +1,253 @@
+import CSchedulableContext
+import Dispatch
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A scheduler with one dedicated thread and its own first-in, first-out event loop — the
+/// SchedulableObject pattern's scheduler for a cluster of services that should live off the main
+/// thread.
+///
+/// ```swift
+/// let business = ThreadScheduler(label: "com.app.business", qos: .utility)
+/// business.schedule { assembly.printer.print("hello") }
+/// let name = business.sync { assembly.profile.displayName }
+/// business.shutdown()
+/// ```
+///
+/// - The thread sleeps in the kernel while the queue is empty: an idle scheduler uses no CPU.
+/// - Events run one at a time, in the order they were accepted, each inside ``scheduleContext``.
+/// - ``sync(_:)`` called from another thread scheduler keeps the caller's own loop turning while it
+///   waits, so two schedulers that call each other synchronously (a lazy assembly that builds A on one
+///   thread, whose initializer needs B from another, whose initializer needs C from the first) finish
+///   instead of deadlocking.
+/// - ``shutdown()`` stops accepting events, runs every event already accepted, then ends the thread.
+///   Work submitted afterwards is rejected — ``trySchedule(_:)`` throws ``ScheduleRejection`` and
+///   ``Scheduler/schedule(_:file:line:)`` reports it — never dropped silently. A scheduler that is
+///   released without ``shutdown()`` shuts down by itself (without waiting) once nothing refers to it.
+///
+/// Each scheduler's context has a process-unique id that is never reused, so an object bound to a
+/// scheduler that has ended can never pass a check on a later thread, even when the operating system
+/// hands that thread the same `pthread_t`.
+public final class ThreadScheduler: Scheduler {
+    /// The scheduler's label; also the thread's name (truncated to the 15 bytes Linux allows).
+    public let label: String
+
+    /// The identity checks compare against.
+    public let scheduleContext: ScheduleContext
+
+    let loop: ThreadSchedulerLoop
+    private let requestedQoS: Mutex<DispatchQoS.QoSClass>
+
+    /// Creates a scheduler and starts its thread.
+    ///
+    /// - Parameters:
+    ///   - label: A reverse-DNS label, e.g. `com.app.business`, used in reports and as the thread name.
+    ///   - qos: The thread's priority class. On Linux it becomes the thread's nice value (`.utility` 5,
+    ///     `.background` 10; `.userInitiated` and `.userInteractive` ask for a negative value, which the
+    ///     system grants only to privileged processes — otherwise the thread keeps the default).
+    public init(label: String, qos: DispatchQoS.QoSClass = .default) {
+        let context = ScheduleContext(label: label, parent: nil, kind: .threadScheduler, id: UInt(csched_next_id()))
+        self.label = label
+        self.scheduleContext = context
+        self.loop = ThreadSchedulerLoop(context: context)
+        self.requestedQoS = Mutex(qos)
+        loop.start(threadName: label) {
+            _ = Self.applyToCurrentThread(qos)
+        }
+        context.attach(self)
+    }
+
+    deinit {
+        // Nothing can submit to this scheduler any more; let the thread drain and end on its own.
+        // (`deinit` may run on the scheduler's own thread, so it must not wait for it.)
+        loop.shutdown(waits: false)
+    }
+
+    // MARK: Scheduling
+
+    /// Submits `work` to run on the scheduler's thread after everything submitted before it.
+    ///
+    /// - Parameter work: The work to run.
+    /// - Throws: ``ScheduleRejection`` with reason ``ScheduleRejection/Reason/shutDown`` after
+    ///   ``shutdown()``.
+    public func trySchedule(_ work: @escaping @Sendable () -> Void) throws(ScheduleRejection) {
+        guard loop.enqueue(work) else {
+            throw ScheduleRejection(reason: .shutDown, schedulerLabel: label)
+        }
+    }
+
+    /// Runs `work` now when the calling code already runs on this scheduler, otherwise schedules it
+    /// (the pattern's two interaction rules: same scheduler — a direct call; another one — an event).
+    ///
+    /// - Parameters:
+    ///   - work: The work to run.
+    ///   - file: The call site, for a rejection report.
+    ///   - line: The call site, for a rejection report.
+    public func perform(_ work: @escaping @Sendable () -> Void, file: StaticString = #fileID, line: UInt = #line) {
+        if isCurrent {
+            work()
+        } else {
+            schedule(work, file: file, line: line)
+        }
+    }
+
+    /// Runs `body` on this scheduler and returns its result.
+    ///
+    /// - Called on this scheduler, `body` runs inline.
+    /// - Called from another thread scheduler's event, the caller keeps running its own events while it
+    ///   waits (one at a time, in order, on its own thread), so the work may call back into the caller
+    ///   synchronously without deadlocking. Because the caller keeps working, its objects do *not*
+    ///   pass checks inside `body`.
+    /// - Called from any other thread, the caller blocks; its contexts stay valid inside `body` (it can
+    ///   do nothing else meanwhile), so `body` may use the caller's objects.
+    ///
+    /// A synchronous call into a scheduler that was shut down is reported as
+    /// ``ScheduleViolation/Kind/rejectedWork`` at the precondition tier: there is no result to return.
+    ///
+    /// - Parameters:
+    ///   - file: The call site, for a rejection report.
+    ///   - line: The call site, for a rejection report.
+    ///   - body: The work to run.
+    /// - Returns: What `body` returns.
+    /// - Throws: What `body` throws.
+    public func sync<T, E: Error>(
+        file: StaticString = #fileID, line: UInt = #line, _ body: () throws(E) -> T
+    ) throws(E) -> T {
+        if isCurrent { return try body() }
+        // `body` and its result cross to the scheduler's thread and back while this caller waits for
+        // them, so neither is ever used by two threads at once; the box says so to the compiler.
+        return try withoutActuallyEscaping(body) { (escapable) throws(E) -> T in
+            let call = SyncCall(body: escapable)
+            if let callerLoop = ThreadSchedulerLoop.current,
+                csched_top_frame()?.pointee.context_id == callerLoop.context.id
+            {
+                // The caller is another thread scheduler's event: keep its loop turning.
+                let completion = SyncCompletion()
+                submit(file: file, line: line) {
+                    call.run()
+                    completion.complete(waking: callerLoop)
+                }
+                callerLoop.pump(until: completion)
+            } else {
+                let caller = BlockedCallerToken.current
+                let context = scheduleContext
+                let signal = CompletionSignal()
+                submit(file: file, line: line) {
+                    context.run(onBehalfOf: caller) { call.run() }
+                    signal.complete()
+                }
+                signal.wait()
+            }
+            return try call.result!.get()
+        }
+    }
+
+    private func submit(file: StaticString, line: UInt, _ event: @escaping @Sendable () -> Void) {
+        do {
+            try trySchedule(event)
+        } catch {
+            ScheduleReporting.report(
+                ScheduleViolation(
+                    kind: .rejectedWork,
+                    tier: .precondition,
+                    member: "sync(_:)",
+                    expectedOwner: scheduleContext.description,
+                    actualContext: ScheduleContext.describeCurrentExecution(),
+                    callSite: SourceLocation(file: file, line: line),
+                    detail: error.description
+                ),
+                objectHandler: nil
+            )
+        }
+    }
+
+    // MARK: Shutdown
+
+    /// Stops accepting work, runs every event already accepted, and waits for the thread to end.
+    ///
+    /// Called from the scheduler's own thread (inside one of its events) it cannot wait for itself:
+    /// it stops accepting work and returns, and the thread ends after the remaining events. Calling it
+    /// again, from anywhere, is harmless; from another thread it waits for the end as well.
+    public func shutdown() {
+        loop.shutdown(waits: true)
+    }
+
+    /// Whether ``shutdown()`` was called (the scheduler no longer accepts work).
+    public var isShutDown: Bool { loop.isShutDown }
+
+    // MARK: Priority
+
+    /// The priority class requested at creation or by the last ``setQoS(_:)``.
+    public var qos: DispatchQoS.QoSClass { requestedQoS.withLock { $0 } }
+
+    /// Changes the thread's priority class — for instance to raise the cluster of services of the
+    /// account the user is looking at above the others.
+    ///
+    /// - Parameter qos: The new priority class (see ``init(label:qos:)`` for the Linux mapping).
+    /// - Returns: Whether the operating system applied it (raising above the default needs privileges
+    ///   on Linux).
+    @discardableResult
+    public func setQoS(_ qos: DispatchQoS.QoSClass) -> Bool {
+        requestedQoS.withLock { $0 = qos }
+        #if os(Linux)
+        return setpriority(__priority_which_t(PRIO_PROCESS.rawValue), id_t(loop.osThreadID.load(ordering: .acquiring)), Self.niceValue(for: qos)) == 0
+        #else
+        // Darwin sets a thread's QoS class only from the thread itself.
+        perform { _ = Self.applyToCurrentThread(qos) }
+        return true
+        #endif
+    }
+
+    /// The Linux nice value for a priority class.
+    static func niceValue(for qos: DispatchQoS.QoSClass) -> Int32 {
+        switch qos {
+        case .userInteractive: return -10
+        case .userInitiated: return -5
+        case .utility: return 5
+        case .background: return 10
+        default: return 0
+        }
+    }
+
+    private static func applyToCurrentThread(_ qos: DispatchQoS.QoSClass) -> Bool {
+        #if os(Linux)
+        return setpriority(__priority_which_t(PRIO_PROCESS.rawValue), id_t(csched_os_thread_id()), niceValue(for: qos)) == 0
+        #elseif canImport(Darwin)
+        return pthread_set_qos_class_self_np(qos.rawValue, 0) == 0
+        #else
+        return false
+        #endif
+    }
+
+    // MARK: Introspection (package)
+
+    /// The OS thread id of the scheduler's thread (for tests that read its CPU time).
+    package var osThreadID: UInt64 { loop.osThreadID.load(ordering: .acquiring) }
+}
+
+/// The body of a synchronous call and its result, carried to the scheduler's thread and back.
+private final class SyncCall<T, E: Error>: @unchecked Sendable {
+    // @unchecked: `body` and `result` are used first on the scheduler's thread, then — after the
+    // completion signal, which orders the accesses — on the waiting caller's thread; never at once.
+    let body: () throws(E) -> T
+    var result: Result<T, E>?
+
+    init(body: @escaping () throws(E) -> T) {
+        self.body = body
+    }
+
+    func run() {
+        do throws(E) {
+            result = .success(try body())
+        } catch {
+            result = .failure(error)
+        }
+    }
+}
