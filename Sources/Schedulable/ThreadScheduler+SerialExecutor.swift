@@ -1,0 +1,66 @@
+/// A thread scheduler can run an actor: return its executor from the actor's `unownedExecutor`.
+///
+/// ```swift
+/// actor Inbox {
+///     let scheduler: ThreadScheduler
+///     nonisolated var unownedExecutor: UnownedSerialExecutor { scheduler.asUnownedSerialExecutor() }
+/// }
+/// ```
+///
+/// The actor's jobs then run as the scheduler's events, interleaved in FIFO order with its other work,
+/// so the actor's code and the scheduler's protected objects see each other as "on the owner". The
+/// isolation checks answer from the library's context token, so `assumeIsolated` and
+/// `preconditionIsolated` work on Linux too — both inside the actor's jobs and in plain events of the
+/// scheduler. The actor must keep the scheduler alive (store it), and the scheduler must not be shut
+/// down while the actor can still receive calls: a job it rejects is reported, not dropped.
+extension ThreadScheduler: SerialExecutor {
+    /// Runs `job` as one of the scheduler's events.
+    ///
+    /// - Parameter job: The job to run.
+    public func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        let executor = asUnownedSerialExecutor()
+        schedule { job.runSynchronously(on: executor) }
+    }
+
+    /// The executor reference an actor returns from `unownedExecutor`.
+    ///
+    /// - Returns: This scheduler as an unowned serial executor.
+    public func asUnownedSerialExecutor() -> UnownedSerialExecutor {
+        UnownedSerialExecutor(ordinary: self)
+    }
+
+    /// Returns when the calling code runs on this scheduler; otherwise reports a
+    /// ``ScheduleViolation/Kind/wrongContext`` violation and stops the process (the report is printed
+    /// first — on Linux the runtime's own failure message says nothing about where the code ran).
+    public func checkIsolated() {
+        if isCurrent { return }
+        reportIsolationFailure(scheduleContext, member: "checkIsolated()")
+    }
+
+    /// Whether the calling code runs on this scheduler: exact for a thread scheduler, whose work only
+    /// ever runs on its own thread inside its context (or on behalf of it while it is blocked).
+    ///
+    /// - Returns: `true` on this scheduler, `false` elsewhere.
+    @available(macOS 26.0, iOS 26.0, watchOS 26.0, tvOS 26.0, visionOS 26.0, *)
+    public func isIsolatingCurrentContext() -> Bool? {
+        isCurrent
+    }
+}
+
+/// Reports that code assumed to be isolated to `context`'s executor runs elsewhere, then stops.
+func reportIsolationFailure(_ context: ScheduleContext, member: String) -> Never {
+    ScheduleReporting.report(
+        ScheduleViolation(
+            kind: .wrongContext,
+            tier: .precondition,
+            member: member,
+            expectedOwner: context.description,
+            actualContext: ScheduleContext.describeCurrentExecution(),
+            detail: "code isolated to an actor whose executor is \(context.description) ran outside it "
+                + "(assumeIsolated / preconditionIsolated)"
+        ),
+        objectHandler: nil
+    )
+    fatalError("Schedulable: \(member): not isolated to \(context.description) (report above)")
+}
