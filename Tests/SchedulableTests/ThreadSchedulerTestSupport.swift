@@ -1,0 +1,73 @@
+import Dispatch
+import Synchronization
+import Testing
+
+@testable import Schedulable
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// A plain pthread for tests that need producers or callers that are not library schedulers.
+final class TestThread: @unchecked Sendable {
+    // @unchecked: `thread` is written once by `pthread_create` before any other thread reads it.
+    private var thread = pthread_t()
+
+    init(_ body: @escaping @Sendable () -> Void) {
+        final class Box { let body: @Sendable () -> Void; init(_ body: @escaping @Sendable () -> Void) { self.body = body } }
+        let box = Unmanaged.passRetained(Box(body)).toOpaque()
+        let result = pthread_create(&thread, nil, { raw in
+            Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue().body()
+            return nil
+        }, box)
+        precondition(result == 0)
+    }
+
+    func join() {
+        pthread_join(thread, nil)
+    }
+
+    /// Lets the thread run on unjoined (for tests that bound their wait with a timeout instead).
+    func detach() {
+        pthread_detach(thread)
+    }
+}
+
+/// Waits for `semaphore` up to `seconds`; false on timeout (a deadlock shows up as a test failure
+/// instead of a hung test run).
+func wait(_ semaphore: DispatchSemaphore, seconds: Double) -> Bool {
+    semaphore.wait(timeout: .now() + seconds) == .success
+}
+
+/// Reads a whole small file (a /proc entry) without Foundation.
+func readSmallFile(_ path: String) -> String? {
+    let descriptor = open(path, O_RDONLY)
+    guard descriptor >= 0 else { return nil }
+    defer { close(descriptor) }
+    var bytes: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    while true {
+        let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+        if count <= 0 { break }
+        bytes += buffer[..<count]
+    }
+    return String(decoding: bytes, as: UTF8.self)
+}
+
+/// The CPU time a thread of this process has used, in nanoseconds (first field of its schedstat).
+func threadCPUNanoseconds(tid: UInt64) -> UInt64? {
+    guard let text = readSmallFile("/proc/self/task/\(tid)/schedstat") else { return nil }
+    return text.split(separator: " ").first.flatMap { UInt64($0) }
+}
+
+/// How many times a thread of this process has given up the CPU voluntarily (each wake-up of an idle
+/// loop ends in one).
+func threadVoluntaryContextSwitches(tid: UInt64) -> Int? {
+    guard let text = readSmallFile("/proc/self/task/\(tid)/status") else { return nil }
+    for line in text.split(separator: "\n") where line.hasPrefix("voluntary_ctxt_switches:") {
+        return Int(line.split(separator: ":")[1].trimmingPrefix(while: { $0 == " " || $0 == "\t" }))
+    }
+    return nil
+}
