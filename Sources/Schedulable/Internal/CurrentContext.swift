@@ -5,6 +5,16 @@ import Dispatch
 /// `DispatchQueue` (behind the library's back) is still recognised.
 let scheduleContextQueueKey = DispatchSpecificKey<ScheduleContext>()
 
+/// The library context of the dispatch queue running the current code (or of a queue it targets).
+///
+/// Touches ``ScheduleContext/main`` first: that lazy initializer is what tags the main queue, and
+/// main-queue work drained by `dispatchMain()` on a worker thread can be the first code in the
+/// process to ask — before anything else has created the main context.
+func currentQueueScheduleContext() -> ScheduleContext? {
+    _ = ScheduleContext.main
+    return DispatchQueue.getSpecific(key: scheduleContextQueueKey)
+}
+
 extension ScheduleContext {
     /// The exact answer when the fast path said "no".
     @usableFromInline
@@ -34,7 +44,7 @@ extension ScheduleContext {
         // 2. Work submitted directly to a library queue (or a queue targeting one, or the main queue
         //    after `dispatchMain()`, which Linux drains on a worker thread). `getSpecific` walks the
         //    current queue's target chain, so a branch's raw work finds the branch's context.
-        if let context = DispatchQueue.getSpecific(key: scheduleContextQueueKey), context.isWithin(self) {
+        if let context = currentQueueScheduleContext(), context.isWithin(self) {
             return true
         }
         return false
@@ -51,7 +61,7 @@ extension ScheduleContext {
             csched_adopt_main_context()
             return .main
         }
-        if let context = DispatchQueue.getSpecific(key: scheduleContextQueueKey) {
+        if let context = currentQueueScheduleContext() {
             return context
         }
         return currentThread
@@ -82,7 +92,7 @@ extension ScheduleContext {
                 + " (\(describeCurrentThread()))"
         }
         if csched_is_main_thread() { return "main thread" }
-        if let context = DispatchQueue.getSpecific(key: scheduleContextQueueKey) {
+        if let context = currentQueueScheduleContext() {
             return context.description + " (\(describeCurrentThread()))"
         }
         let queueLabel = String(cString: csched_current_queue_label())
