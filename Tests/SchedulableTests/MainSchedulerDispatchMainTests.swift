@@ -1,0 +1,75 @@
+import CSchedulableContext
+import Dispatch
+import Testing
+
+@testable import Schedulable
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// A service of the user interface, owned by the main scheduler.
+///
+/// `@unchecked Sendable` so that tests can hand the reference to other threads: every member is
+/// checked, which is what these tests exercise.
+private final class Screen: ScheduleProtectable, @unchecked Sendable {
+    let scheduleProtection: ScheduleProtection
+    @ScheduleProtected var title = ""
+
+    init(protection: ScheduleProtection) {
+        scheduleProtection = protection
+    }
+
+    func render() {
+        preconditionScheduled()
+        title += "!"
+    }
+}
+
+@Suite("Main scheduler under dispatchMain()")
+struct MainSchedulerDispatchMainTests {
+    /// Swift's async entry point on Linux parks the main thread in `dispatchMain()`, which drains the
+    /// main queue on a worker thread. A fresh child process is the only place where nothing has
+    /// touched the main context yet, so the first main-queue work is also the first check.
+    @Test func mainQueueWorkDrainedByDispatchMainPassesMainOwnedChecks() async {
+        await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
+            DispatchQueue.main.async {
+                // The main queue is drained away from the main thread: the case under test.
+                guard !csched_is_main_thread() else { exit(3) }
+                // First check in the process, on an object bound by this use.
+                let detached = Screen(protection: .detached())
+                detached.render()
+                guard detached.scheduleProtection.owner === ScheduleContext.main else { exit(4) }
+                let owned = Screen(protection: ScheduleProtection(owner: MainScheduler.shared))
+                MainScheduler.shared.schedule {
+                    guard MainScheduler.shared.isCurrent else { exit(5) }
+                    owned.render()
+                    detached.render()
+                    DispatchQueue.main.async {
+                        owned.render()
+                        detached.render()
+                        exit(owned.title == "!!" && detached.title == "!!!" ? 0 : 6)
+                    }
+                }
+            }
+            while true { pause() }
+        }
+    }
+
+    @Test func aMainOwnedObjectFailsOnAThreadScheduler() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let owned = Screen(protection: ScheduleProtection(owner: MainScheduler.shared))
+            let worker = ThreadScheduler(label: "test.main.worker")
+            DispatchQueue.main.async {
+                owned.render()  // Closes the construction window: the owner has used it.
+                worker.sync { owned.render() }
+            }
+            while true { pause() }
+        }
+        let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(stderr.contains("expected owner:  main thread"))
+        #expect(stderr.contains("actual context:  thread scheduler \"test.main.worker\""))
+    }
+}
