@@ -37,6 +37,36 @@ public final class SchedulableObject<Object> {
         self.storage = object
     }
 
+    /// Wraps `object`, which already lives on `scheduler`, for objects that are part of a graph on the
+    /// scheduler (a printer that shares its options provider with another wrapper) and so cannot be
+    /// *sent* into the wrapper on their own. Call it on `scheduler`: that is checked, always.
+    ///
+    /// ```swift
+    /// let (options, printer) = business.sync {
+    ///     let options = PrintOptionsProvider()
+    ///     return (SchedulableObject(options, onCurrent: business),
+    ///             SchedulableObject(Printer(options), onCurrent: business))
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - object: The value to confine; every other reference to it must also be used only on
+    ///     `scheduler`, which holds when the graph is built there and reached through wrappers.
+    ///   - scheduler: The scheduler it belongs to; the calling code must run on it.
+    ///   - file: The bind site, for reports.
+    ///   - line: The bind site, for reports.
+    public init(_ object: Object, onCurrent scheduler: some Scheduler, file: StaticString = #fileID, line: UInt = #line) {
+        self.scheduler = scheduler
+        self.protection = ScheduleProtection(
+            owner: scheduler.scheduleContext, options: ErasedScheduleOptions(),
+            boundAt: SourceLocation(file: file, line: line), allowsConstructionWindow: false, scheduler: scheduler
+        )
+        self.storage = object
+        // Like NIOLoopBound's non-sending initializer: the value may keep other references only
+        // because they are all on the scheduler, so the wrapper must be made there.
+        check("init(_:onCurrent:)", file, line)
+    }
+
     /// The wrapped value, for code that already runs on ``scheduler`` (the pattern's first rule: same
     /// scheduler, direct call). Every get, set and in-place mutation is checked once, always.
     public var object: Object {
