@@ -154,6 +154,15 @@ struct SchedulableObjectTests {
         #expect(count == 2)
     }
 
+    @Test func wrappingAnObjectGraphOffItsSchedulerIsCaught() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let scheduler = ThreadScheduler(label: "test.aggregate.graph")
+            _ = SchedulableObject(Tally(), onCurrent: scheduler)
+        }
+        let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(stderr.contains("init(_:onCurrent:)"))
+    }
+
     @Test func objectFromElsewhereStopsTheProcessWithAReport() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let scheduler = ThreadScheduler(label: "test.aggregate.owner")
