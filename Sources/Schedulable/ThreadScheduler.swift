@@ -136,14 +136,15 @@ public final class ThreadScheduler: Scheduler {
                 }
                 callerLoop.pump(until: completion)
             } else {
-                let caller = BlockedCallerToken.current
                 let context = scheduleContext
-                let signal = CompletionSignal()
-                submit(file: file, line: line) {
-                    context.run(onBehalfOf: caller) { call.run() }
-                    signal.complete()
+                BlockedCallerToken.withCurrent { caller in
+                    let signal = CompletionSignal()
+                    submit(file: file, line: line) {
+                        context.run(onBehalfOf: caller) { call.run() }
+                        signal.complete()
+                    }
+                    signal.wait()
                 }
-                signal.wait()
             }
             return try call.result!.get()
         }

@@ -8,7 +8,7 @@ import Testing
 ///
 /// `@unchecked Sendable` so that tests can hand the reference to other threads: every member is
 /// checked (tests build with the debug-tier checks on), which is what these tests exercise.
-private final class Counter: ScheduleProtectable, @unchecked Sendable {
+private final class ScheduledCounter: ScheduleProtectable, @unchecked Sendable {
     let scheduleProtection: ScheduleProtection
     @ScheduleProtected var count = 0
 
@@ -39,7 +39,7 @@ struct ScheduleProtectableSchedulingTests {
         let log = ViolationLog()
         let owner = ThreadScheduler(label: "test.objects.owner")
         defer { owner.shutdown() }
-        let counter = withScheduleViolationHandler(log.handler) { Counter(owner: owner) }
+        let counter = withScheduleViolationHandler(log.handler) { ScheduledCounter(owner: owner) }
         // Submitted from a thread that is neither the owner nor the constructing thread.
         let producer = TestThread {
             for _ in 0..<1_000 {
@@ -56,7 +56,7 @@ struct ScheduleProtectableSchedulingTests {
         let log = ViolationLog()
         let owner = ThreadScheduler(label: "test.objects.reported")
         defer { owner.shutdown() }
-        let counter = withScheduleViolationHandler(log.handler) { Counter(owner: owner) }
+        let counter = withScheduleViolationHandler(log.handler) { ScheduledCounter(owner: owner) }
         counter.schedule { _ = $0.count }  // The owner's first use closes the construction window.
         owner.sync {}
         let intruder = TestThread { _ = counter.count }
@@ -66,7 +66,7 @@ struct ScheduleProtectableSchedulingTests {
 
     @Test func performRunsInlineOnTheOwnerAndHopsFromElsewhere() {
         let owner = ThreadScheduler(label: "test.objects.perform")
-        let counter = Counter(owner: owner)
+        let counter = ScheduledCounter(owner: owner)
         let order = Mutex<[String]>([])
         owner.schedule {
             counter.perform { _ in order.withLock { $0.append("inline") } }
@@ -83,7 +83,7 @@ struct ScheduleProtectableSchedulingTests {
     @Test func runReturnsValuesAndErrorsFromTheOwner() async {
         struct Refused: Error, Equatable {}
         let owner = QueueScheduler(label: "test.objects.run")
-        let counter = Counter(owner: owner)
+        let counter = ScheduledCounter(owner: owner)
         #expect(await counter.run { counter in
             counter.increment()
             return owner.isCurrent
@@ -100,14 +100,14 @@ struct ScheduleProtectableSchedulingTests {
             first.shutdown()
             second.shutdown()
         }
-        let counter = Counter(owner: first)
+        let counter = ScheduledCounter(owner: first)
         await counter.run { $0.scheduleProtection.handOff(to: second) }
         #expect(await counter.run { _ in second.isCurrent && !first.isCurrent })
     }
 
     @Test func anObjectBoundByFirstUseOnALibrarySchedulerCanBeScheduled() async {
         let owner = QueueScheduler(label: "test.objects.detached")
-        let counter = Counter(protection: .detached())
+        let counter = ScheduledCounter(protection: .detached())
         owner.sync { counter.increment() }  // Binds to `owner`.
         #expect(counter.scheduleProtection.ownerScheduler === owner)
         #expect(await counter.run { $0.count } == 1)
@@ -115,12 +115,12 @@ struct ScheduleProtectableSchedulingTests {
 
     @Test func schedulingADetachedObjectIsReported() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            let counter = Counter(protection: .detached())
+            let counter = ScheduledCounter(protection: .detached())
             counter.schedule { $0.increment() }
         }
         let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
         #expect(stderr.contains("the object is detached"))
-        #expect(stderr.contains("Counter.schedule(_:)"))
+        #expect(stderr.contains("ScheduledCounter.schedule(_:)"))
     }
 }
 

@@ -71,7 +71,7 @@ extension ScheduleContext {
     /// library queue reached directly, or a plain thread that objects were bound to.
     package static var unframedCurrent: ScheduleContext? {
         if csched_is_main_thread() { return .main }
-        if let context = DispatchQueue.getSpecific(key: scheduleContextQueueKey) { return context }
+        if let context = currentQueueScheduleContext() { return context }
         if csched_current_id() != 0 { return currentThread }
         return nil
     }

@@ -103,7 +103,7 @@ final class ThreadSchedulerLoop: @unchecked Sendable {
     private static func threadEntry(_ raw: UnsafeMutableRawPointer) {
         let info = Unmanaged<StartInfo>.fromOpaque(raw).takeRetainedValue()
         let loop = info.loop
-        setCurrentThreadName(info.threadName)
+        csched_set_thread_name(info.threadName)
         info.onThreadStart()
         pthread_setspecific(currentLoopKey, Unmanaged.passUnretained(loop).toOpaque())
         loop.osThreadID.store(csched_os_thread_id(), ordering: .releasing)
@@ -260,21 +260,6 @@ private let currentLoopKey: pthread_key_t = {
     precondition(result == 0, "Schedulable: pthread_key_create failed with error \(result)")
     return key
 }()
-
-private func setCurrentThreadName(_ name: String) {
-    #if canImport(Darwin)
-    _ = pthread_setname_np(name)
-    #elseif os(Linux)
-    // Linux limits thread names to 15 bytes. `pthread_setname_np` is a GNU extension the Glibc
-    // module does not import; writing the thread's `comm` file is the same system interface.
-    var bytes = Array(name.utf8.prefix(15))
-    while !bytes.isEmpty, String(validating: bytes, as: UTF8.self) == nil { bytes.removeLast() }
-    let descriptor = open("/proc/thread-self/comm", O_WRONLY)
-    guard descriptor >= 0 else { return }
-    _ = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-    close(descriptor)
-    #endif
-}
 
 /// The "done" flag of a synchronous call whose caller pumps its own loop while it waits.
 final class SyncCompletion: Sendable {
