@@ -54,19 +54,24 @@ struct MainSchedulerDispatchMainTests {
                     }
                 }
             }
-            while true { pause() }
+            // Wait without holding a thread: the main queue is drained by the same small pool that
+            // runs this body, and a blocked pool thread can starve it on a two-core machine.
+            try? await Task.sleep(for: .seconds(30))
+            exit(7)
         }
     }
 
-    @Test func aMainOwnedObjectFailsOnAThreadScheduler() async {
+    @Test func aMainOwnedObjectFailsInAThreadSchedulersOwnEvent() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let owned = Screen(protection: ScheduleProtection(owner: MainScheduler.shared))
             let worker = ThreadScheduler(label: "test.main.worker")
             DispatchQueue.main.async {
                 owned.render()  // Closes the construction window: the owner has used it.
-                worker.sync { owned.render() }
+                // Not a synchronous call on the main queue's behalf: the main queue keeps running.
+                worker.schedule { owned.render() }
             }
-            while true { pause() }
+            try? await Task.sleep(for: .seconds(30))
+            exit(0)  // Reached only if the access was not caught.
         }
         let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
         #expect(stderr.contains("expected owner:  main thread"))

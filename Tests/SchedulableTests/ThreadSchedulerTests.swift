@@ -289,15 +289,15 @@ struct ThreadSchedulerTests {
         #expect(depth.value.maximum <= 2)
     }
 
-    @Test func idleSchedulerUsesNoCPUAndNeverWakesUp() throws {
+    @Test func idleSchedulerUsesNoCPUAndNeverWakesUp() async throws {
         let scheduler = ThreadScheduler(label: "test.idle")
         defer { scheduler.shutdown() }
         scheduler.sync {}  // The loop has run and gone back to sleep.
         let tid = scheduler.osThreadID
-        usleep(50_000)
+        try await Task.sleep(for: .milliseconds(50))
         let cpuBefore = try #require(threadCPUNanoseconds(tid: tid))
         let switchesBefore = try #require(threadVoluntaryContextSwitches(tid: tid))
-        usleep(1_000_000)
+        try await Task.sleep(for: .seconds(1))
         let cpuAfter = try #require(threadCPUNanoseconds(tid: tid))
         let switchesAfter = try #require(threadVoluntaryContextSwitches(tid: tid))
         // A loop that polls (even every 100 ms, like the seed's) wakes up and shows context switches;
