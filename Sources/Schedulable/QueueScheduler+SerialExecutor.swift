@@ -1,3 +1,4 @@
+import CSchedulableContext
 import Dispatch
 
 /// A queue scheduler can run an actor: return its executor from the actor's `unownedExecutor`.
@@ -26,16 +27,24 @@ extension QueueScheduler: SerialExecutor {
 
     /// Returns when the calling code runs on this queue (or on a queue that targets it, or inside a
     /// synchronous call made from it). When the library's token cannot confirm that, defers to
-    /// `dispatchPrecondition(condition: .onQueue(queue))`, which knows every case but stops the process
-    /// silently on Linux — so a line saying what is being checked is printed first.
+    /// `dispatchPrecondition(condition: .onQueue(queue))`, which knows every case; a failure there
+    /// stops the process silently on Linux, so the report is armed to print first.
     public func checkIsolated() {
         if isCurrent { return }
-        StandardError.write(
-            "Schedulable: checkIsolated(): the context token does not show \(scheduleContext.description); "
-                + "asking dispatchPrecondition(.onQueue) — if the process stops here, the code is not isolated "
-                + "to it\n"
+        let violation = ScheduleViolation(
+            kind: .wrongContext,
+            tier: .precondition,
+            member: "checkIsolated()",
+            expectedOwner: scheduleContext.description,
+            actualContext: ScheduleContext.describeCurrentExecution(),
+            detail: "code isolated to an actor whose executor is \(scheduleContext.description) ran outside "
+                + "it (assumeIsolated / preconditionIsolated)"
         )
-        dispatchPrecondition(condition: .onQueue(queue))
+        (violation.description + "\n").withCString { report in
+            csched_arm_trap_report(report)
+            defer { csched_disarm_trap_report() }
+            dispatchPrecondition(condition: .onQueue(queue))
+        }
     }
 
     /// `true` when the library's token shows the calling code on this queue; `nil` otherwise, because

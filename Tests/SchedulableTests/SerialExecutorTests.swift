@@ -121,13 +121,18 @@ struct SerialExecutorTests {
         #expect(branch.sync { tree.isIsolatingCurrentContext() } == true)
     }
 
-    @Test func actorOnABranchFailsAssumeIsolatedOnItsTree() async {
-        await #expect(processExitsWith: .failure) {
+    @Test func actorOnABranchFailsAssumeIsolatedOnItsTreeWithTheReport() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let tree = QueueScheduler(label: "test.executor.tree2")
             let mailbox = QueueMailbox(scheduler: tree.branch("leaf"))
             tree.sync {
                 mailbox.assumeIsolated { _ in }
             }
         }
+        // The token said "unsure" (nil), so the runtime asked checkIsolated(), which printed the
+        // report before libdispatch stopped the process.
+        let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(stderr.contains("expected owner:  queue \"test.executor.tree2.leaf\""))
+        #expect(stderr.contains("actual context:  queue \"test.executor.tree2\""))
     }
 }

@@ -333,6 +333,26 @@ struct ThreadSchedulerTests {
         #expect(reuses.withLock { $0 } > 0)
     }
 
+    @Test func aSchedulerReleasedWithoutShutdownStillRunsItsEventsAndEndsItsThread() async throws {
+        let ran = Atomic<Int>(0)
+        var tid: UInt64 = 0
+        do {
+            let scheduler = ThreadScheduler(label: "test.released")
+            tid = scheduler.osThreadID
+            for _ in 0..<100 {
+                scheduler.schedule { ran.add(1, ordering: .relaxed) }
+            }
+        }
+        // The thread drains and ends on its own; wait (bounded) for its /proc entry to go away.
+        var waited = 0
+        while readSmallFile("/proc/self/task/\(tid)/stat") != nil && waited < 1_000 {
+            try await Task.sleep(for: .milliseconds(10))
+            waited += 1
+        }
+        #expect(readSmallFile("/proc/self/task/\(tid)/stat") == nil, "the thread is still alive")
+        #expect(ran.load(ordering: .relaxed) == 100)
+    }
+
     @Test func qosKnobSetsTheThreadsNiceValueOnLinux() {
         #if os(Linux)
         // Lowering the priority needs no privileges, so this holds for any user.
