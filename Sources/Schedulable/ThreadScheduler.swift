@@ -23,7 +23,7 @@ import Darwin
 ///
 /// - The thread sleeps in the kernel while the queue is empty: an idle scheduler uses no CPU.
 /// - Events run one at a time, in the order they were accepted, each inside ``scheduleContext``.
-/// - ``sync(_:)`` called from another thread scheduler keeps the caller's own loop turning while it
+/// - ``sync(file:line:_:)`` called from another thread scheduler keeps the caller's own loop turning while it
 ///   waits, so two schedulers that call each other synchronously (a lazy assembly that builds A on one
 ///   thread, whose initializer needs B from another, whose initializer needs C from the first) finish
 ///   instead of deadlocking.
