@@ -1,6 +1,5 @@
 import CSchedulableContext
 import Dispatch
-import Synchronization
 
 /// The identity that ownership checks compare against: one per scheduler (and one per branch).
 ///
@@ -42,7 +41,7 @@ public final class ScheduleContext: Sendable, CustomStringConvertible {
 
     /// The scheduler that runs this context's work, so that a protected object can be scheduled onto
     /// its owner (`object.schedule { }`). Weak: a context never keeps its scheduler alive.
-    private let attachedScheduler = Mutex(WeakSchedulerReference())
+    private let attachedScheduler = ScheduleLock(WeakSchedulerReference())
 
     /// Creates a context for a custom scheduler.
     ///

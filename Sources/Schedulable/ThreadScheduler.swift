@@ -1,6 +1,5 @@
 import CSchedulableContext
 import Dispatch
-import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -43,7 +42,7 @@ public final class ThreadScheduler: Scheduler {
     public let scheduleContext: ScheduleContext
 
     let loop: ThreadSchedulerLoop
-    private let requestedQoS: Mutex<DispatchQoS.QoSClass>
+    private let requestedQoS: ScheduleLock<DispatchQoS.QoSClass>
 
     /// Creates a scheduler and starts its thread.
     ///
@@ -57,7 +56,7 @@ public final class ThreadScheduler: Scheduler {
         self.label = label
         self.scheduleContext = context
         self.loop = ThreadSchedulerLoop(context: context)
-        self.requestedQoS = Mutex(qos)
+        self.requestedQoS = ScheduleLock(qos)
         loop.start(threadName: label) {
             _ = Self.applyToCurrentThread(qos)
         }

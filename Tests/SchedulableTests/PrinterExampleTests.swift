@@ -9,7 +9,7 @@ import Testing
 
 /// Where the printer writes (the console, in the article).
 private final class OutputSink: Sendable {
-    private let lines = Mutex<[String]>([])
+    private let lines = ScheduleLock<[String]>([])
     func write(_ line: String) { lines.withLock { $0.append(line) } }
     var all: [String] { lines.withLock { $0 } }
 }

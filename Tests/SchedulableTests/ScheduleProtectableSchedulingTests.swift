@@ -28,7 +28,7 @@ private final class ScheduledCounter: ScheduleProtectable, @unchecked Sendable {
 
 /// Collects violations for one scope (objects created in it keep the handler).
 private final class ViolationLog: Sendable {
-    private let violations = Mutex<[ScheduleViolation]>([])
+    private let violations = ScheduleLock<[ScheduleViolation]>([])
     var handler: CustomViolationHandler { CustomViolationHandler { violation in self.violations.withLock { $0.append(violation) } } }
     var all: [ScheduleViolation] { violations.withLock { $0 } }
 }
@@ -67,7 +67,7 @@ struct ScheduleProtectableSchedulingTests {
     @Test func performRunsInlineOnTheOwnerAndHopsFromElsewhere() {
         let owner = ThreadScheduler(label: "test.objects.perform")
         let counter = ScheduledCounter(owner: owner)
-        let order = Mutex<[String]>([])
+        let order = ScheduleLock<[String]>([])
         owner.schedule {
             counter.perform { _ in order.withLock { $0.append("inline") } }
             order.withLock { $0.append("after") }

@@ -32,7 +32,7 @@ struct ThreadSchedulerTests {
 
     @Test func eventsRunOnTheSchedulersOwnThreadInsideItsContext() {
         let scheduler = ThreadScheduler(label: "test.context")
-        let observations = Mutex<[(isCurrent: Bool, tid: UInt64)]>([])
+        let observations = ScheduleLock<[(isCurrent: Bool, tid: UInt64)]>([])
         for _ in 0..<3 {
             scheduler.schedule {
                 observations.withLock { $0.append((scheduler.isCurrent, csched_os_thread_id())) }
@@ -111,7 +111,7 @@ struct ThreadSchedulerTests {
         let scheduler = ThreadScheduler(label: "test.self-shutdown")
         let order = LoopConfined<[Int]>([])
         let done = DispatchSemaphore(value: 0)
-        let lateRejection = Mutex<ScheduleRejection?>(nil)
+        let lateRejection = ScheduleLock<ScheduleRejection?>(nil)
         scheduler.schedule {
             order.value.append(1)
             scheduler.shutdown()  // Must not wait for itself.
@@ -215,7 +215,7 @@ struct ThreadSchedulerTests {
         }
         let assembly = Assembly(blue: blue, red: red)
         let done = DispatchSemaphore(value: 0)
-        let result = Mutex<String?>(nil)
+        let result = ScheduleLock<String?>(nil)
         TestThread {
             let a = blue.sync { assembly.makeA() }
             result.withLock { $0 = a }
@@ -231,7 +231,7 @@ struct ThreadSchedulerTests {
         let c = ThreadScheduler(label: "test.nested.c")
         defer { [a, b, c].forEach { $0.shutdown() } }
         let done = DispatchSemaphore(value: 0)
-        let trace = Mutex<[String]>([])
+        let trace = ScheduleLock<[String]>([])
         @Sendable func record(_ name: String, _ scheduler: ThreadScheduler) {
             let onOwnThread = csched_os_thread_id() == scheduler.osThreadID && scheduler.isCurrent
             trace.withLock { $0.append(name + (onOwnThread ? "" : "!")) }
@@ -311,8 +311,8 @@ struct ThreadSchedulerTests {
         // not. Each new scheduler checks the object of the one before it.
         var previousProtection: ScheduleProtection?
         var previousThread: pthread_t?
-        let reuses = Mutex(0)
-        let falsePasses = Mutex(0)
+        let reuses = ScheduleLock(0)
+        let falsePasses = ScheduleLock(0)
         for index in 0..<1_000 {
             let scheduler = ThreadScheduler(label: "test.aba.\(index)")
             let protection = ScheduleProtection(owner: scheduler)
