@@ -54,6 +54,13 @@ let package = Package(
             dependencies: ["Schedulable", "CSchedulableContext"],
             swiftSettings: checksSettings
         ),
+        // A program the main-scheduler tests launch: only a program of its own runs top-level code on
+        // the main thread (the test process's main thread is parked in dispatchMain()).
+        .executableTarget(
+            name: "schedulable-main-probe",
+            dependencies: ["Schedulable", "CSchedulableContext"],
+            path: "Tests/SchedulableMainProbe"
+        ),
         // The audit's logic lives in a plain target so it can be unit-tested; the plugin only gathers
         // symbol graphs and runs `schedule-audit-tool`. None of them depends on Schedulable: the
         // audit reads symbol graphs, so it also works on packages built against other versions.

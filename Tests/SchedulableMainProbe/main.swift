@@ -1,0 +1,63 @@
+// A program for the main-scheduler tests: the test process cannot run top-level code on its main
+// thread (Swift's async entry point parks it in dispatchMain()), so this one does, then hands over to
+// dispatchMain() itself. Exit status 0: every check passed; 10+: which check failed. With the argument
+// "thread-scheduler" it touches a main-owned object from a thread scheduler, which must trap.
+
+import CSchedulableContext
+import Dispatch
+import Schedulable
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A user-interface service. `@unchecked Sendable` so the probe can hand it to main-queue work and
+/// to a worker: every use is checked (always-on tier), which is what the probe exercises.
+final class Screen: ScheduleProtectable, @unchecked Sendable {
+    let scheduleProtection: ScheduleProtection
+    private var renders = 0
+
+    init(_ protection: ScheduleProtection) {
+        scheduleProtection = protection
+    }
+
+    func render() -> Int {
+        preconditionScheduled()
+        renders += 1
+        return renders
+    }
+}
+
+func require(_ condition: Bool, _ code: Int32) {
+    if !condition { exit(code) }
+}
+
+// Top-level code: the main thread itself.
+require(csched_is_main_thread(), 10)
+require(MainScheduler.shared.isCurrent, 11)
+let owned = Screen(ScheduleProtection(owner: MainScheduler.shared))
+require(owned.render() == 1, 12)
+let detached = Screen(.detached())
+require(detached.render() == 1, 13)  // Binds here: to the main thread.
+require(detached.scheduleProtection.owner === ScheduleContext.main, 14)
+
+if CommandLine.arguments.dropFirst().first == "thread-scheduler" {
+    let worker = ThreadScheduler(label: "probe.worker")
+    worker.schedule { _ = owned.render() }  // Not the main thread, not on its behalf: traps.
+} else {
+    // Main-queue work drained by dispatchMain() (on Linux, on a worker thread).
+    DispatchQueue.main.async {
+        require(MainScheduler.shared.isCurrent, 15)
+        require(owned.render() == 2, 16)
+        require(detached.render() == 2, 17)
+        MainScheduler.shared.schedule {
+            require(owned.render() == 3, 18)
+            exit(0)
+        }
+    }
+}
+dispatchMain()
