@@ -112,7 +112,9 @@ struct ThreadSchedulerTests {
         let order = LoopConfined<[Int]>([])
         let done = DispatchSemaphore(value: 0)
         let lateRejection = ScheduleLock<ScheduleRejection?>(nil)
+        let queuedTheRest = DispatchSemaphore(value: 0)
         scheduler.schedule {
+            queuedTheRest.wait()  // Shut down only once events 2 and "done" were accepted.
             order.value.append(1)
             scheduler.shutdown()  // Must not wait for itself.
             do throws(ScheduleRejection) {
@@ -123,6 +125,7 @@ struct ThreadSchedulerTests {
         }
         scheduler.schedule { order.value.append(2) }
         scheduler.schedule { done.signal() }
+        queuedTheRest.signal()
         #expect(wait(done, seconds: 10))
         scheduler.shutdown()  // A second call, from outside: waits for the end, then returns.
         #expect(order.value == [1, 2])
