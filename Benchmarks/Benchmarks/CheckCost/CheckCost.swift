@@ -1,0 +1,25 @@
+import Benchmark
+import CheckKernels
+
+/// Cost of one checked access, per access, for every way of checking confinement.
+///
+/// Each benchmark iteration runs one million accesses (`scalingFactor: .mega`), so the reported times
+/// are per access. Compare them within one run only: `scripts/benchmarks.sh` prints the ratios.
+let benchmarks: @Sendable () -> Void = {
+    Benchmark.defaultConfiguration = .init(
+        metrics: [.wallClock, .mallocCountTotal],
+        timeUnits: .nanoseconds,
+        warmupIterations: 3,
+        scalingFactor: .mega,
+        maxDuration: .seconds(1),
+        maxIterations: 1_000
+    )
+    let fixture = CheckFixture()
+    for kernel in CheckKernel.allCases {
+        Benchmark(kernel.benchmarkName) { benchmark in
+            try await fixture.run(kernel, iterations: benchmark.scaledIterations.count)
+        } setup: {
+            try fixture.prepare(kernel)
+        }
+    }
+}
