@@ -8,7 +8,17 @@ import PackageDescription
 let package = Package(
     name: "SchedulableBenchmarks",
     platforms: [.macOS(.v15)],
+    traits: [
+        .trait(
+            name: "ChecksOn",
+            description: "Build the library with its ReleaseChecks trait, so @ScheduleProtected and assertScheduled() are measured with their checks on at -O."
+        ),
+    ],
     dependencies: [
+        .package(
+            name: "Schedulable", path: "..",
+            traits: [.trait(name: "ReleaseChecks", condition: .when(traits: ["ChecksOn"]))]
+        ),
         // The runner needs its malloc interposer for the malloc counts the thresholds are about.
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
@@ -21,6 +31,7 @@ let package = Package(
             name: "CheckKernels",
             dependencies: [
                 "BenchmarkSink",
+                .product(name: "Schedulable", package: "Schedulable"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]

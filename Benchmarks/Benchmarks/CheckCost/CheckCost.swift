@@ -12,7 +12,10 @@ let benchmarks: @Sendable () -> Void = {
         warmupIterations: 3,
         scalingFactor: .mega,
         maxDuration: .seconds(1),
-        maxIterations: 1_000
+        maxIterations: 1_000,
+        // A check must not allocate: one allocation per access would add 1,000,000 per iteration.
+        // The allowance covers the runner's own async machinery (0–3 allocations per iteration).
+        thresholds: [.mallocCountTotal: .init(absolute: [.p90: 5])]
     )
     let fixture = CheckFixture()
     for kernel in CheckKernel.allCases {

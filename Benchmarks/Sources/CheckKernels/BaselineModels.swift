@@ -22,8 +22,9 @@ public final class MutexModel: Sendable {
 /// swift-nio's always-on confinement box, stored in a class so reading it has the same shape (load from
 /// an object, then check) as the other kernels.
 public final class LoopBoundModel {
-    /// The box; its `value` getter calls `eventLoop.preconditionInEventLoop()` every time.
-    public var bound: NIOLoopBound<Int>
+    /// The box; its `value` getter calls `eventLoop.preconditionInEventLoop()` every time. A `let`, like
+    /// `BoundModel.bound`, so neither pays for a dynamic exclusivity check.
+    public let bound: NIOLoopBound<Int>
 
     /// Creates the box; `NIOLoopBound.init` itself checks that it runs on `eventLoop`.
     public init(on eventLoop: any EventLoop) {

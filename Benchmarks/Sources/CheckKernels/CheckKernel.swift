@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import NIOCore
 import NIOPosix
+import Schedulable
 
 /// One way of checking (or not checking) confinement before reading a value.
 ///
@@ -10,6 +11,12 @@ import NIOPosix
 /// the row label in the comparison table.
 public enum CheckKernel: String, CaseIterable, Sendable {
     case plain = "plain stored property (no check)"
+    case scheduleProtected = "@ScheduleProtected property"
+    case scheduleBound = "ScheduleBound.value (always on)"
+    case scheduleBoundInVar = "ScheduleBound.value, box in a class var"
+    case assertScheduled = "assertScheduled() + read"
+    case preconditionScheduled = "preconditionScheduled() + read"
+    case isScheduled = "isScheduled query + read"
     case dispatchPrecondition = "dispatchPrecondition(.onQueue)"
     case getSpecific = "DispatchQueue.getSpecific"
     case isMainThread = "Foundation Thread.isMainThread"
@@ -18,8 +25,30 @@ public enum CheckKernel: String, CaseIterable, Sendable {
     case actorAssumeIsolated = "actor assumeIsolated { }"
     case mutex = "Mutex.withLock"
 
-    /// The name used for the benchmark (short, stable: baselines and thresholds are keyed by it).
-    public var benchmarkName: String { "check: \(self)" }
+    /// The name used for the benchmark: the case name, short and stable, because baselines and the
+    /// committed threshold files (`Thresholds/CheckCost.<name>.p90.json`) are keyed by it.
+    public var benchmarkName: String { "\(self)" }
+
+    /// The function that holds this kernel's loop, for `valgrind --toggle-collect='*<name>*'`; each
+    /// name matches exactly one (mangled) function.
+    public var loopFunctionName: String {
+        switch self {
+        case .plain: "plainRead"
+        case .scheduleProtected: "scheduleProtectedRead"
+        case .scheduleBound: "scheduleBoundRead"
+        case .scheduleBoundInVar: "scheduleBoundInVarRead"
+        case .assertScheduled: "assertScheduledRead"
+        case .preconditionScheduled: "preconditionScheduledRead"
+        case .isScheduled: "isScheduledRead"
+        case .dispatchPrecondition: "dispatchPreconditionRead"
+        case .getSpecific: "getSpecificRead"
+        case .isMainThread: "isMainThreadRead"
+        case .nioLoopBound: "loopBoundRead"
+        case .actorPreconditionIsolated: "preconditionIsolatedRead"
+        case .actorAssumeIsolated: "assumeIsolatedRead"
+        case .mutex: "mutexRead"
+        }
+    }
 }
 
 /// Owns every context and model the check-cost kernels need and runs one kernel in its context.
@@ -33,6 +62,9 @@ public final class CheckFixture {
     let plain = PlainModel()
     let mutex = MutexModel()
     let isolated = IsolatedModel()
+    let owner: QueueScheduler
+    let protected: ProtectedModel
+    let bound: BoundModel
     // Created only when a NIO kernel first runs, so the other kernels' processes never start an event
     // loop thread (which also keeps them runnable under valgrind, where NIO's loop does not start).
     private var loopBound: LoopBoundModel?
@@ -41,6 +73,9 @@ public final class CheckFixture {
     public init() {
         queue = DispatchQueue(label: "benchmark.check-owner")
         queue.setSpecific(key: queueKey, value: 42)
+        owner = QueueScheduler(label: "benchmark.owner")
+        protected = ProtectedModel(owner: owner)
+        bound = BoundModel(owner: owner)
     }
 
     /// Prepares whatever `kernel` needs that is created lazily; call it before measuring.
@@ -57,6 +92,18 @@ public final class CheckFixture {
         switch kernel {
         case .plain:
             queue.sync { plainRead(plain, iterations) }
+        case .scheduleProtected:
+            owner.sync { scheduleProtectedRead(protected, iterations) }
+        case .scheduleBound:
+            owner.sync { scheduleBoundRead(bound, iterations) }
+        case .scheduleBoundInVar:
+            owner.sync { scheduleBoundInVarRead(bound, iterations) }
+        case .assertScheduled:
+            owner.sync { assertScheduledRead(protected, iterations) }
+        case .preconditionScheduled:
+            owner.sync { preconditionScheduledRead(protected, iterations) }
+        case .isScheduled:
+            owner.sync { isScheduledRead(protected, iterations) }
         case .dispatchPrecondition:
             queue.sync { dispatchPreconditionRead(plain, queue, iterations) }
         case .getSpecific:

@@ -1,6 +1,7 @@
 import Dispatch
 import NIOCore
 import NIOPosix
+import Schedulable
 
 /// One way of moving a tiny event onto a serial execution context.
 ///
@@ -9,22 +10,25 @@ import NIOPosix
 /// queue to drain. The raw value is the row label in the comparison table.
 public enum HopKernel: String, CaseIterable, Sendable {
     case dispatchAsync = "DispatchQueue.async"
+    case queueScheduler = "QueueScheduler.schedule"
     case nioExecute = "NIO EventLoop.execute"
     case actorAwait = "actor: awaited call from a task"
     case actorChildTasks = "actor: a child task per call"
 
     /// The name used for the benchmark.
-    public var benchmarkName: String { "hop: \(self)" }
+    public var benchmarkName: String { "\(self)" }
 }
 
 /// One synchronous round trip from the benchmark thread through one or two execution contexts and back.
 public enum RoundTripKernel: String, CaseIterable, Sendable {
     case dispatchSync = "DispatchQueue.sync"
+    case queueSchedulerSync = "QueueScheduler.sync"
     case dispatchPingPong = "DispatchQueue A.async → B.async → signal"
+    case queueSchedulerPingPong = "QueueScheduler A.schedule → B.schedule → signal"
     case nioPingPong = "NIO loop A.execute → loop B.execute → signal"
 
     /// The name used for the benchmark.
-    public var benchmarkName: String { "round trip: \(self)" }
+    public var benchmarkName: String { "\(self)" }
 }
 
 /// A counter owned by one serial context.
@@ -44,6 +48,8 @@ public final class HopFixture {
     let loopA: any EventLoop
     let loopB: any EventLoop
     let isolated = IsolatedModel()
+    let schedulerA = QueueScheduler(label: "benchmark.scheduler-a")
+    let schedulerB = QueueScheduler(label: "benchmark.scheduler-b")
 
     /// Creates the contexts.
     public init() {
@@ -57,6 +63,8 @@ public final class HopFixture {
         switch kernel {
         case .dispatchAsync:
             dispatchAsyncHops(queueA, iterations)
+        case .queueScheduler:
+            queueSchedulerHops(schedulerA, iterations)
         case .nioExecute:
             try nioExecuteHops(loopA, iterations)
         case .actorAwait:
@@ -80,6 +88,18 @@ public final class HopFixture {
             let counter = HopCounter()
             for _ in 0..<iterations {
                 queueA.sync { counter.count &+= 1 }
+            }
+        case .queueSchedulerSync:
+            let counter = HopCounter()
+            for _ in 0..<iterations {
+                schedulerA.sync { counter.count &+= 1 }
+            }
+        case .queueSchedulerPingPong:
+            let done = DispatchSemaphore(value: 0)
+            let schedulerB = schedulerB
+            for _ in 0..<iterations {
+                schedulerA.schedule { schedulerB.schedule { done.signal() } }
+                done.wait()
             }
         case .dispatchPingPong:
             let done = DispatchSemaphore(value: 0)
@@ -106,6 +126,16 @@ func dispatchAsyncHops(_ queue: DispatchQueue, _ iterations: Int) {
         queue.async { counter.count &+= 1 }
     }
     let total = queue.sync { counter.count }
+    precondition(total == iterations, "lost events")
+}
+
+@inline(never)
+func queueSchedulerHops(_ scheduler: QueueScheduler, _ iterations: Int) {
+    let counter = HopCounter()
+    for _ in 0..<iterations {
+        scheduler.schedule { counter.count &+= 1 }
+    }
+    let total = scheduler.sync { counter.count }
     precondition(total == iterations, "lost events")
 }
 
