@@ -1,0 +1,67 @@
+import Schedulable
+import Synchronization
+import Testing
+
+@testable import SchedulableDemo
+
+@Suite struct DemoOptionsTests {
+    @Test func defaultsAreTheSeedsScenario() throws {
+        let options = try DemoOptions.parse([])
+        #expect(options.photos == 1_000)
+        #expect(options.costPerPhoto == .microseconds(2_600))
+    }
+
+    @Test func flagsSetPhotosAndCost() throws {
+        let options = try DemoOptions.parse(["--photos", "20", "--cost-ms", "0.5"])
+        #expect(options.photos == 20)
+        #expect(options.costPerPhoto == .microseconds(500))
+    }
+
+    @Test func badInputNamesTheArgument() {
+        #expect(throws: DemoOptions.UsageError.self) { try DemoOptions.parse(["--photos", "many"]) }
+        #expect(throws: DemoOptions.UsageError.self) { try DemoOptions.parse(["--cost-ms", "-1"]) }
+        #expect(throws: DemoOptions.UsageError(description: "unknown argument '--fast'; see --help")) {
+            try DemoOptions.parse(["--fast"])
+        }
+    }
+}
+
+@Suite struct FrameStatsTests {
+    @Test func steadyFramesAreSmooth() {
+        let stats = FrameStats(gaps: Array(repeating: .milliseconds(17), count: 100))
+        #expect(stats.isSmooth)
+        #expect(stats.worstStall < .milliseconds(1))
+    }
+
+    @Test func oneLongFrameIsAFreeze() {
+        let gaps = Array(repeating: Duration.milliseconds(16), count: 99) + [.milliseconds(2_600)]
+        let stats = FrameStats(gaps: gaps)
+        #expect(!stats.isSmooth)
+        #expect(stats.worstStall > .milliseconds(2_583) && stats.worstStall < .milliseconds(2_584))
+        #expect(stats.p99Stall == .zero)  // 99 of 100 frames were on time
+    }
+
+    @Test func millisecondsAreFormattedWithFixedDecimals() {
+        #expect(Duration.milliseconds(16.666667).milliseconds(1) == "16.7")
+        #expect(Duration.seconds(2.6).seconds(2) == "2.60")
+        #expect(Duration.zero.milliseconds(1) == "0.0")
+    }
+}
+
+@Suite struct DemoProtectionTests {
+    /// The demo's service is really protected: a read off its scheduler is reported, with its member.
+    @Test(.enabled(if: ScheduleProtectionSystem.debugChecksCompiledIn, "the debug tier is compiled out"))
+    func uploadQueueReportsAccessOffItsOwner() {
+        let members = Mutex<[String]>([])
+        let uploads = QueueScheduler(label: "demo-tests.uploads")
+        let queue = withScheduleViolationHandler(.custom { violation in members.withLock { $0.append(violation.member) } }) {
+            UploadQueue(owner: uploads, costPerPhoto: .zero)
+        }
+        nonisolated(unsafe) let shared = queue
+        uploads.sync { shared.add(Photo(number: 1)) }       // the owner's first use ends construction
+        #expect(members.withLock { $0 }.isEmpty)
+
+        _ = queue.pendingCount()                             // this test's thread is not the owner
+        #expect(members.withLock { $0 } == ["pendingCount()"])
+    }
+}
