@@ -48,20 +48,31 @@ import Testing
     }
 }
 
+/// The members named by the violations a handler received.
+final class ReportedMembers: Sendable {
+    private let members = Mutex<[String]>([])
+
+    func append(_ member: String) { members.withLock { $0.append(member) } }
+
+    var all: [String] { members.withLock { $0 } }
+}
+
 @Suite struct DemoProtectionTests {
     /// The demo's service is really protected: a read off its scheduler is reported, with its member.
     @Test(.enabled(if: ScheduleProtectionSystem.debugChecksCompiledIn, "the debug tier is compiled out"))
     func uploadQueueReportsAccessOffItsOwner() {
-        let members = Mutex<[String]>([])
+        let reported = ReportedMembers()
         let uploads = QueueScheduler(label: "demo-tests.uploads")
-        let queue = withScheduleViolationHandler(.custom { violation in members.withLock { $0.append(violation.member) } }) {
+        let handler = CustomViolationHandler { @Sendable violation in reported.append(violation.member) }
+        let queue = withScheduleViolationHandler(handler) {
             UploadQueue(owner: uploads, costPerPhoto: .zero)
         }
         nonisolated(unsafe) let shared = queue
         uploads.sync { shared.add(Photo(number: 1)) }       // the owner's first use ends construction
-        #expect(members.withLock { $0 }.isEmpty)
+        #expect(reported.all.isEmpty)
 
         _ = queue.pendingCount()                             // this test's thread is not the owner
-        #expect(members.withLock { $0 } == ["pendingCount()"])
+        // The method guard reports, and so does the property it reads (log-style handlers continue).
+        #expect(reported.all == ["pendingCount()", "pending"])
     }
 }
