@@ -22,8 +22,10 @@ final class UploadQueue: ScheduleProtectable {
     /// - Parameters:
     ///   - owner: The scheduler whose work may use the queue.
     ///   - costPerPhoto: The business logic's cost per added photo.
-    init(owner: some Scheduler, costPerPhoto: Duration) {
-        scheduleProtection = ScheduleProtection(owner: owner)
+    ///   - file: Where the caller binds the queue to `owner` (reports name it, not this initializer).
+    ///   - line: Where the caller binds the queue to `owner`.
+    init(owner: some Scheduler, costPerPhoto: Duration, file: StaticString = #fileID, line: UInt = #line) {
+        scheduleProtection = ScheduleProtection(owner: owner, file: file, line: line)
         self.costPerPhoto = costPerPhoto
     }
 
