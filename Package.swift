@@ -20,6 +20,7 @@ let package = Package(
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
         .library(name: "Schedulable", targets: ["Schedulable"]),
+        .executable(name: "schedulable-demo", targets: ["SchedulableDemo"]),
         // The audit ships as a plugin product so client packages can run `swift package schedule-audit`.
         .plugin(name: "ScheduleAuditPlugin", targets: ["ScheduleAuditPlugin"]),
         .library(name: "SchedulableTesting", targets: ["SchedulableTesting"]),
@@ -77,6 +78,10 @@ let package = Package(
             dependencies: ["schedule-audit-tool"]
         ),
         .testTarget(name: "ScheduleAuditCoreTests", dependencies: ["ScheduleAuditCore"]),
+        // The upload-scenario demo (`swift run schedulable-demo`). It may use Foundation (for the main
+        // run loop); the library may not.
+        .executableTarget(name: "SchedulableDemo", dependencies: ["Schedulable"]),
+        .testTarget(name: "SchedulableDemoTests", dependencies: ["SchedulableDemo", "Schedulable"]),
     ],
     swiftLanguageModes: [.v6]
 )

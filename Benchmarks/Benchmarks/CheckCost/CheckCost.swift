@@ -1,0 +1,28 @@
+import Benchmark
+import CheckKernels
+
+/// Cost of one checked access, per access, for every way of checking confinement.
+///
+/// Each benchmark iteration runs one million accesses (`scalingFactor: .mega`), so the reported times
+/// are per access. Compare them within one run only: `scripts/benchmarks.sh` prints the ratios.
+let benchmarks: @Sendable () -> Void = {
+    Benchmark.defaultConfiguration = .init(
+        metrics: [.wallClock, .mallocCountTotal],
+        timeUnits: .nanoseconds,
+        warmupIterations: 3,
+        scalingFactor: .mega,
+        maxDuration: .seconds(1),
+        maxIterations: 1_000,
+        // A check must not allocate: one allocation per access would add 1,000,000 per iteration.
+        // The allowance covers the runner's own async machinery (0–3 allocations per iteration).
+        thresholds: [.mallocCountTotal: .init(absolute: [.p90: 5])]
+    )
+    let fixture = CheckFixture()
+    for kernel in CheckKernel.allCases {
+        Benchmark(kernel.benchmarkName) { benchmark in
+            try await fixture.run(kernel, iterations: benchmark.scaledIterations.count)
+        } setup: {
+            try fixture.prepare(kernel)
+        }
+    }
+}

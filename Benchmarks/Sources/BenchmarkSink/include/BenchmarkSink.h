@@ -1,0 +1,15 @@
+#ifndef SCHEDULABLE_BENCHMARK_SINK_H
+#define SCHEDULABLE_BENCHMARK_SINK_H
+
+#include <stdint.h>
+
+/// Consumes one value per loop iteration so the optimizer can neither delete the access under
+/// measurement nor hoist it out of the loop.
+///
+/// It lives in C, in its own translation unit, because a Swift function in another module can still be
+/// inlined by cross-module optimization, and `Benchmark.blackHole(_: some Any)` is an unspecialized
+/// generic call whose own cost (several ns) would swamp the 1 ns differences these benchmarks measure.
+/// Every kernel pays for exactly one call per iteration, so the call cancels out of every comparison.
+void schedulable_benchmark_sink(intptr_t value);
+
+#endif

@@ -1,0 +1,174 @@
+import Dispatch
+import Foundation
+import NIOCore
+import NIOPosix
+import Schedulable
+
+/// One way of checking (or not checking) confinement before reading a value.
+///
+/// Every kernel has the same loop shape, `for _ in 0..<n { check; consume(read) }`, and runs inside the
+/// context its check expects, so the only difference between two kernels is the check. The raw value is
+/// the row label in the comparison table.
+public enum CheckKernel: String, CaseIterable, Sendable {
+    case plain = "plain stored property (no check)"
+    case scheduleProtected = "@ScheduleProtected property"
+    case scheduleBound = "ScheduleBound.value (always on)"
+    case scheduleBoundInVar = "ScheduleBound.value, box in a class var"
+    case assertScheduled = "assertScheduled() + read"
+    case preconditionScheduled = "preconditionScheduled() + read"
+    case isScheduled = "isScheduled query + read"
+    case dispatchPrecondition = "dispatchPrecondition(.onQueue)"
+    case getSpecific = "DispatchQueue.getSpecific"
+    case isMainThread = "Foundation Thread.isMainThread"
+    case nioLoopBound = "NIOLoopBound.value on its loop"
+    case actorPreconditionIsolated = "actor preconditionIsolated()"
+    case actorAssumeIsolated = "actor assumeIsolated { }"
+    case mutex = "Mutex.withLock"
+
+    /// The name used for the benchmark: the case name, short and stable, because baselines and the
+    /// committed threshold files (`Thresholds/CheckCost.<name>.p90.json`) are keyed by it.
+    public var benchmarkName: String { "\(self)" }
+
+    /// The function that holds this kernel's loop, for `valgrind --toggle-collect='*<name>*'`; each
+    /// name matches exactly one (mangled) function.
+    public var loopFunctionName: String {
+        switch self {
+        case .plain: "plainRead"
+        case .scheduleProtected: "scheduleProtectedRead"
+        case .scheduleBound: "scheduleBoundRead"
+        case .scheduleBoundInVar: "scheduleBoundInVarRead"
+        case .assertScheduled: "assertScheduledRead"
+        case .preconditionScheduled: "preconditionScheduledRead"
+        case .isScheduled: "isScheduledRead"
+        case .dispatchPrecondition: "dispatchPreconditionRead"
+        case .getSpecific: "getSpecificRead"
+        case .isMainThread: "isMainThreadRead"
+        case .nioLoopBound: "loopBoundRead"
+        case .actorPreconditionIsolated: "preconditionIsolatedRead"
+        case .actorAssumeIsolated: "assumeIsolatedRead"
+        case .mutex: "mutexRead"
+        }
+    }
+}
+
+/// Owns every context and model the check-cost kernels need and runs one kernel in its context.
+///
+/// Setup happens in `init` and `prepare(_:)`, outside any measurement. Entering the context (`queue.sync`,
+/// `eventLoop.submit`, an actor call) is part of `run`, once per `iterations` accesses: with a million
+/// iterations it is noise in wall clock, and the instruction-count script subtracts it exactly.
+public final class CheckFixture {
+    let queue: DispatchQueue
+    let queueKey = DispatchSpecificKey<Int>()
+    let plain = PlainModel()
+    let mutex = MutexModel()
+    let isolated = IsolatedModel()
+    let owner: QueueScheduler
+    let protected: ProtectedModel
+    let bound: BoundModel
+    // Created only when a NIO kernel first runs, so the other kernels' processes never start an event
+    // loop thread (which also keeps them runnable under valgrind, where NIO's loop does not start).
+    private var loopBound: LoopBoundModel?
+
+    /// Creates the queue and models.
+    public init() {
+        queue = DispatchQueue(label: "benchmark.check-owner")
+        queue.setSpecific(key: queueKey, value: 42)
+        owner = QueueScheduler(label: "benchmark.owner")
+        protected = ProtectedModel(owner: owner)
+        bound = BoundModel(owner: owner)
+    }
+
+    /// Prepares whatever `kernel` needs that is created lazily; call it before measuring.
+    public func prepare(_ kernel: CheckKernel) throws {
+        if kernel == .nioLoopBound, loopBound == nil {
+            let loop = MultiThreadedEventLoopGroup.singleton.next()
+            // NIOLoopBound must be created on its loop.
+            loopBound = try loop.submit { LoopBoundModel(on: loop) }.wait()
+        }
+    }
+
+    /// Runs `kernel` for `iterations` accesses inside the context its check expects.
+    public func run(_ kernel: CheckKernel, iterations: Int) async throws {
+        switch kernel {
+        case .plain:
+            queue.sync { plainRead(plain, iterations) }
+        case .scheduleProtected:
+            owner.sync { scheduleProtectedRead(protected, iterations) }
+        case .scheduleBound:
+            owner.sync { scheduleBoundRead(bound, iterations) }
+        case .scheduleBoundInVar:
+            owner.sync { scheduleBoundInVarRead(bound, iterations) }
+        case .assertScheduled:
+            owner.sync { assertScheduledRead(protected, iterations) }
+        case .preconditionScheduled:
+            owner.sync { preconditionScheduledRead(protected, iterations) }
+        case .isScheduled:
+            owner.sync { isScheduledRead(protected, iterations) }
+        case .dispatchPrecondition:
+            queue.sync { dispatchPreconditionRead(plain, queue, iterations) }
+        case .getSpecific:
+            queue.sync { getSpecificRead(plain, queueKey, iterations) }
+        case .isMainThread:
+            queue.sync { isMainThreadRead(plain, iterations) }
+        case .mutex:
+            queue.sync { mutexRead(mutex, iterations) }
+        case .nioLoopBound:
+            try prepare(kernel)
+            guard let model = loopBound else { preconditionFailure("prepare(_:) creates the model") }
+            try await model.bound.eventLoop.submit { loopBoundRead(model, iterations) }.get()
+        case .actorPreconditionIsolated:
+            await isolated.runPreconditionIsolated(iterations: iterations)
+        case .actorAssumeIsolated:
+            await isolated.runAssumeIsolated(iterations: iterations)
+        }
+    }
+}
+
+// The kernels are `@inline(never)` so that each is one loop in one function, identical in shape, and
+// visible by name in a profile.
+
+@inline(never)
+func plainRead(_ model: PlainModel, _ iterations: Int) {
+    for _ in 0..<iterations {
+        consume(model.value)
+    }
+}
+
+@inline(never)
+func dispatchPreconditionRead(_ model: PlainModel, _ queue: DispatchQueue, _ iterations: Int) {
+    for _ in 0..<iterations {
+        dispatchPrecondition(condition: .onQueue(queue))
+        consume(model.value)
+    }
+}
+
+@inline(never)
+func getSpecificRead(_ model: PlainModel, _ key: DispatchSpecificKey<Int>, _ iterations: Int) {
+    for _ in 0..<iterations {
+        precondition(DispatchQueue.getSpecific(key: key) == 42, "not on the owning queue")
+        consume(model.value)
+    }
+}
+
+@inline(never)
+func isMainThreadRead(_ model: PlainModel, _ iterations: Int) {
+    for _ in 0..<iterations {
+        // The benchmark does not run on the main thread, so the answer is used as data, not as a gate:
+        // the cost of asking is what is measured.
+        consume(Thread.isMainThread ? 0 : model.value)
+    }
+}
+
+@inline(never)
+func mutexRead(_ model: MutexModel, _ iterations: Int) {
+    for _ in 0..<iterations {
+        consume(model.value.withLock { $0 })
+    }
+}
+
+@inline(never)
+func loopBoundRead(_ model: LoopBoundModel, _ iterations: Int) {
+    for _ in 0..<iterations {
+        consume(model.bound.value)
+    }
+}

@@ -1,0 +1,150 @@
+import Dispatch
+import NIOCore
+import NIOPosix
+import Schedulable
+
+/// One way of moving a tiny event onto a serial execution context.
+///
+/// Each kernel submits `iterations` events (each increments a counter owned by the target) and then waits
+/// until the last one has run, so the figure is throughput: time per event, including the wait for the
+/// queue to drain. The raw value is the row label in the comparison table.
+public enum HopKernel: String, CaseIterable, Sendable {
+    case dispatchAsync = "DispatchQueue.async"
+    case queueScheduler = "QueueScheduler.schedule"
+    case nioExecute = "NIO EventLoop.execute"
+    case actorAwait = "actor: awaited call from a task"
+    case actorChildTasks = "actor: a child task per call"
+
+    /// The name used for the benchmark.
+    public var benchmarkName: String { "\(self)" }
+}
+
+/// One synchronous round trip from the benchmark thread through one or two execution contexts and back.
+public enum RoundTripKernel: String, CaseIterable, Sendable {
+    case dispatchSync = "DispatchQueue.sync"
+    case queueSchedulerSync = "QueueScheduler.sync"
+    case dispatchPingPong = "DispatchQueue A.async → B.async → signal"
+    case queueSchedulerPingPong = "QueueScheduler A.schedule → B.schedule → signal"
+    case nioPingPong = "NIO loop A.execute → loop B.execute → signal"
+
+    /// The name used for the benchmark.
+    public var benchmarkName: String { "\(self)" }
+}
+
+/// A counter owned by one serial context.
+final class HopCounter {
+    var count = 0
+}
+
+// Every increment runs on the one serial queue or event loop that owns the counter, and the reader
+// waits for that context to drain (`sync`, `submit().wait()`), which orders the final read after them.
+extension HopCounter: @unchecked Sendable {}
+
+/// Owns the queues, event loops and actor the hop kernels use; all created outside any measurement.
+public final class HopFixture {
+    let queueA = DispatchQueue(label: "benchmark.hop-a")
+    let queueB = DispatchQueue(label: "benchmark.hop-b")
+    let loopGroup = MultiThreadedEventLoopGroup(numberOfThreads: 2)
+    let loopA: any EventLoop
+    let loopB: any EventLoop
+    let isolated = IsolatedModel()
+    let schedulerA = QueueScheduler(label: "benchmark.scheduler-a")
+    let schedulerB = QueueScheduler(label: "benchmark.scheduler-b")
+
+    /// Creates the contexts.
+    public init() {
+        loopA = loopGroup.next()
+        loopB = loopGroup.next()
+        precondition(loopA !== loopB, "the ping-pong needs two distinct event loops")
+    }
+
+    /// Sends `iterations` events through `kernel` and waits for the last one.
+    public func run(_ kernel: HopKernel, iterations: Int) async throws {
+        switch kernel {
+        case .dispatchAsync:
+            dispatchAsyncHops(queueA, iterations)
+        case .queueScheduler:
+            queueSchedulerHops(schedulerA, iterations)
+        case .nioExecute:
+            try nioExecuteHops(loopA, iterations)
+        case .actorAwait:
+            for _ in 0..<iterations {
+                await isolated.bump()
+            }
+        case .actorChildTasks:
+            let model = isolated
+            await withDiscardingTaskGroup { group in
+                for _ in 0..<iterations {
+                    group.addTask { await model.bump() }
+                }
+            }
+        }
+    }
+
+    /// Performs `iterations` round trips through `kernel`, each waited for before the next starts.
+    public func run(_ kernel: RoundTripKernel, iterations: Int) throws {
+        switch kernel {
+        case .dispatchSync:
+            let counter = HopCounter()
+            for _ in 0..<iterations {
+                queueA.sync { counter.count &+= 1 }
+            }
+        case .queueSchedulerSync:
+            let counter = HopCounter()
+            for _ in 0..<iterations {
+                schedulerA.sync { counter.count &+= 1 }
+            }
+        case .queueSchedulerPingPong:
+            let done = DispatchSemaphore(value: 0)
+            let schedulerB = schedulerB
+            for _ in 0..<iterations {
+                schedulerA.schedule { schedulerB.schedule { done.signal() } }
+                done.wait()
+            }
+        case .dispatchPingPong:
+            let done = DispatchSemaphore(value: 0)
+            let queueB = queueB
+            for _ in 0..<iterations {
+                queueA.async { queueB.async { done.signal() } }
+                done.wait()
+            }
+        case .nioPingPong:
+            let done = DispatchSemaphore(value: 0)
+            let loopB = loopB
+            for _ in 0..<iterations {
+                loopA.execute { loopB.execute { done.signal() } }
+                done.wait()
+            }
+        }
+    }
+}
+
+@inline(never)
+func dispatchAsyncHops(_ queue: DispatchQueue, _ iterations: Int) {
+    let counter = HopCounter()
+    for _ in 0..<iterations {
+        queue.async { counter.count &+= 1 }
+    }
+    let total = queue.sync { counter.count }
+    precondition(total == iterations, "lost events")
+}
+
+@inline(never)
+func queueSchedulerHops(_ scheduler: QueueScheduler, _ iterations: Int) {
+    let counter = HopCounter()
+    for _ in 0..<iterations {
+        scheduler.schedule { counter.count &+= 1 }
+    }
+    let total = scheduler.sync { counter.count }
+    precondition(total == iterations, "lost events")
+}
+
+@inline(never)
+func nioExecuteHops(_ loop: any EventLoop, _ iterations: Int) throws {
+    let counter = HopCounter()
+    for _ in 0..<iterations {
+        loop.execute { counter.count &+= 1 }
+    }
+    let total = try loop.submit { counter.count }.wait()
+    precondition(total == iterations, "lost events")
+}

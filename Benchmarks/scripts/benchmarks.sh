@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Runs every benchmark and prints one comparison table (markdown) with ratios to the plain access and
+# to DispatchQueue.async, measured side by side in this one invocation.
+#
+#   Benchmarks/scripts/benchmarks.sh            # full run: two release builds, both suites, callgrind
+#   Benchmarks/scripts/benchmarks.sh --no-instructions   # skip valgrind
+#
+# Two builds are needed because a package cannot depend on the library twice with different traits:
+#   .build         the library as users ship it (-O, debug tier compiled out)
+#   .build-checks  the same benchmarks with this package's ChecksOn trait, which turns on the
+#                  library's ReleaseChecks trait (`swift package --traits ChecksOn ...`)
+# Raw exports are kept in .build/benchmark-results/ for inspection.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+instructions=1
+for argument in "$@"; do
+    case "$argument" in
+        --no-instructions) instructions=0 ;;
+        -h|--help) sed -n '2,14p' "$0"; exit 0 ;;
+        *) echo "benchmarks.sh: unknown option '$argument' (try --help)" >&2; exit 64 ;;
+    esac
+done
+
+results=.build/benchmark-results
+mkdir -p "$results"
+
+echo "== release build: CheckCost + SchedulerHops" >&2
+swift package --disable-sandbox benchmark --no-progress --format influx --path stdout \
+    | grep -v -E '^\[[0-9]+/[0-9]+\]|^Build|^Building|^Note:|^Warning|Warning:' > "$results/release.influx" || true
+
+echo "== release build + ChecksOn trait: CheckCost" >&2
+swift package --traits ChecksOn --scratch-path .build-checks --disable-sandbox benchmark --target CheckCost \
+    --no-progress --format influx --path stdout \
+    | grep -v -E '^\[[0-9]+/[0-9]+\]|^Build|^Building|^Note:|^Warning|Warning:' > "$results/checks.influx" || true
+
+extra=()
+if [ "$instructions" = 1 ]; then
+    echo "== instructions per access (callgrind)" >&2
+    swift build -c release --product KernelRunner >/dev/null
+    swift build -c release --traits ChecksOn --scratch-path .build-checks --product KernelRunner >/dev/null
+    scripts/instructions.sh .build/release/KernelRunner > "$results/instructions-release.tsv"
+    scripts/instructions.sh .build-checks/release/KernelRunner > "$results/instructions-checks.tsv"
+    extra=(--instr-release "$results/instructions-release.tsv" --instr-checks "$results/instructions-checks.tsv")
+fi
+
+python3 scripts/comparison_table.py --release "$results/release.influx" --checks "$results/checks.influx" "${extra[@]}" \
+    | tee "$results/table.md"
