@@ -78,6 +78,7 @@ HOP_ROWS = [
 ROUND_TRIP_ROWS = [
     ("dispatchSync", "`DispatchQueue.sync`"),
     ("queueSchedulerSync", "`QueueScheduler.sync`"),
+    ("threadSchedulerSync", "`ThreadScheduler.sync`"),
     ("futureRoundTrip", "future + present"),
     ("dispatchPingPong", "`DispatchQueue` A.async → B.async → signal"),
     ("queueSchedulerPingPong", "`QueueScheduler` A → B → signal"),

@@ -5,13 +5,13 @@ import Schedulable
 enum Placement: CaseIterable {
     /// The service belongs to the main thread: the seed's starting point.
     case mainThread
-    /// The service belongs to a background `QueueScheduler`: the SchedulableObject pattern.
+    /// The service belongs to a dedicated `ThreadScheduler`: the SchedulableObject pattern.
     case backgroundScheduler
 
     var title: String {
         switch self {
         case .mainThread: "service on the main thread"
-        case .backgroundScheduler: "service on a background QueueScheduler"
+        case .backgroundScheduler: "service on a background ThreadScheduler"
         }
     }
 }
@@ -85,7 +85,8 @@ private func userTapsAdd(
     case .backgroundScheduler:
         // The SchedulableObject pattern: the service belongs to its own scheduler; the main thread
         // only sends it work and receives the result.
-        let uploads = QueueScheduler(label: "com.example.uploads", qos: .userInitiated)
+        // The seed's business-logic thread: one dedicated thread with its own event loop.
+        let uploads = ThreadScheduler(label: "com.example.uploads", qos: .userInitiated)
         let service = ScheduleBound(UploadQueue(owner: uploads, costPerPhoto: costPerPhoto), owner: uploads)
         uploads.schedule {
             for photo in photos { service.value.add(photo) }
@@ -93,6 +94,8 @@ private func userTapsAdd(
             main.schedule {
                 monitor.value.markFinished(at: ContinuousClock.now, queuedPhotos: count)
             }
+            // Everything this scheduler had to do is done; let its thread end once this event returns.
+            uploads.shutdown()
         }
     }
 }

@@ -11,6 +11,7 @@ import Schedulable
 public enum HopKernel: String, CaseIterable, Sendable {
     case dispatchAsync = "DispatchQueue.async"
     case queueScheduler = "QueueScheduler.schedule"
+    case threadScheduler = "ThreadScheduler.schedule"
     case nioExecute = "NIO EventLoop.execute"
     case actorAwait = "actor: awaited call from a task"
     case actorChildTasks = "actor: a child task per call"
@@ -23,8 +24,10 @@ public enum HopKernel: String, CaseIterable, Sendable {
 public enum RoundTripKernel: String, CaseIterable, Sendable {
     case dispatchSync = "DispatchQueue.sync"
     case queueSchedulerSync = "QueueScheduler.sync"
+    case threadSchedulerSync = "ThreadScheduler.sync"
     case dispatchPingPong = "DispatchQueue A.async → B.async → signal"
     case queueSchedulerPingPong = "QueueScheduler A.schedule → B.schedule → signal"
+    case threadSchedulerPingPong = "ThreadScheduler A.schedule → B.schedule → signal"
     case nioPingPong = "NIO loop A.execute → loop B.execute → signal"
 
     /// The name used for the benchmark.
@@ -50,6 +53,8 @@ public final class HopFixture {
     let isolated = IsolatedModel()
     let schedulerA = QueueScheduler(label: "benchmark.scheduler-a")
     let schedulerB = QueueScheduler(label: "benchmark.scheduler-b")
+    let threadA = ThreadScheduler(label: "benchmark.thread-a")
+    let threadB = ThreadScheduler(label: "benchmark.thread-b")
 
     /// Creates the contexts.
     public init() {
@@ -65,6 +70,8 @@ public final class HopFixture {
             dispatchAsyncHops(queueA, iterations)
         case .queueScheduler:
             queueSchedulerHops(schedulerA, iterations)
+        case .threadScheduler:
+            threadSchedulerHops(threadA, iterations)
         case .nioExecute:
             try nioExecuteHops(loopA, iterations)
         case .actorAwait:
@@ -93,6 +100,18 @@ public final class HopFixture {
             let counter = HopCounter()
             for _ in 0..<iterations {
                 schedulerA.sync { counter.count &+= 1 }
+            }
+        case .threadSchedulerSync:
+            let counter = HopCounter()
+            for _ in 0..<iterations {
+                threadA.sync { counter.count &+= 1 }
+            }
+        case .threadSchedulerPingPong:
+            let done = DispatchSemaphore(value: 0)
+            let threadB = threadB
+            for _ in 0..<iterations {
+                threadA.schedule { threadB.schedule { done.signal() } }
+                done.wait()
             }
         case .queueSchedulerPingPong:
             let done = DispatchSemaphore(value: 0)
@@ -131,6 +150,16 @@ func dispatchAsyncHops(_ queue: DispatchQueue, _ iterations: Int) {
 
 @inline(never)
 func queueSchedulerHops(_ scheduler: QueueScheduler, _ iterations: Int) {
+    let counter = HopCounter()
+    for _ in 0..<iterations {
+        scheduler.schedule { counter.count &+= 1 }
+    }
+    let total = scheduler.sync { counter.count }
+    precondition(total == iterations, "lost events")
+}
+
+@inline(never)
+func threadSchedulerHops(_ scheduler: ThreadScheduler, _ iterations: Int) {
     let counter = HopCounter()
     for _ in 0..<iterations {
         scheduler.schedule { counter.count &+= 1 }
