@@ -40,29 +40,32 @@ public final class QueueScheduler: Scheduler {
     /// - Parameters:
     ///   - label: A reverse-DNS label, e.g. `com.app.network`.
     ///   - qos: The queue's quality of service.
-    public init(label: String, qos: DispatchQoS = .default) {
+    public convenience init(label: String, qos: DispatchQoS = .default) {
         let queue = DispatchQueue(label: label, qos: qos)
         let context = ScheduleContext(label: label, parent: nil, kind: .queue, id: UInt(csched_next_id()), queue: queue)
-        self.queue = queue
-        self.qos = qos
-        self.parent = nil
-        self.scheduleContext = context
-        self.watchesExclusion = false
-        queue.setSpecific(key: scheduleContextQueueKey, value: context)
-        context.attach(self)
+        self.init(queue: queue, qos: qos, parent: nil, context: context, watchesExclusion: false)
     }
 
-    private init(branchOf parent: QueueScheduler, name: String, qos: DispatchQoS) {
+    private convenience init(branchOf parent: QueueScheduler, name: String, qos: DispatchQoS) {
         let label = parent.label + "." + name
         let queue = DispatchQueue(label: label, qos: qos, target: parent.queue)
         let context = ScheduleContext(
             label: label, parent: parent.scheduleContext, kind: .queue, id: UInt(csched_next_id()), queue: queue
         )
+        self.init(queue: queue, qos: qos, parent: parent, context: context, watchesExclusion: false)
+    }
+
+    private init(
+        queue: DispatchQueue, qos: DispatchQoS, parent: QueueScheduler?, context: ScheduleContext,
+        watchesExclusion: Bool
+    ) {
         self.queue = queue
         self.qos = qos
         self.parent = parent
         self.scheduleContext = context
-        self.watchesExclusion = false
+        self.watchesExclusion = watchesExclusion
+        // Tags the queue so work submitted to it directly is recognised (idempotent for a queue that
+        // is wrapped twice: the value is the same context).
         queue.setSpecific(key: scheduleContextQueueKey, value: context)
         context.attach(self)
     }
@@ -82,7 +85,7 @@ public final class QueueScheduler: Scheduler {
     ///   - queue: A serial queue.
     ///   - qos: The QoS to report for branches that don't specify their own.
     /// - Throws: ``ScheduleConfigurationError`` for the main queue or a global (concurrent) queue.
-    public init(wrapping queue: DispatchQueue, qos: DispatchQoS = .default) throws(ScheduleConfigurationError) {
+    public convenience init(wrapping queue: DispatchQueue, qos: DispatchQoS = .default) throws(ScheduleConfigurationError) {
         if queue.label == DispatchQueue.main.label {
             throw ScheduleConfigurationError(
                 "cannot wrap the main queue in a QueueScheduler; use MainScheduler.shared, which also "
@@ -96,21 +99,9 @@ public final class QueueScheduler: Scheduler {
                     + "QueueScheduler(label:qos:) or branch(_:qos:)"
             )
         }
-        let context: ScheduleContext
-        if let existing = queue.getSpecific(key: scheduleContextQueueKey) {
-            context = existing
-        } else {
-            context = ScheduleContext(
-                label: queue.label, parent: nil, kind: .queue, id: UInt(csched_next_id()), queue: queue
-            )
-            queue.setSpecific(key: scheduleContextQueueKey, value: context)
-        }
-        self.queue = queue
-        self.qos = qos
-        self.parent = nil
-        self.scheduleContext = context
-        self.watchesExclusion = true
-        context.attach(self)
+        let context = queue.getSpecific(key: scheduleContextQueueKey)
+            ?? ScheduleContext(label: queue.label, parent: nil, kind: .queue, id: UInt(csched_next_id()), queue: queue)
+        self.init(queue: queue, qos: qos, parent: nil, context: context, watchesExclusion: true)
     }
 
     /// Creates a branch: a serial queue that targets this one, labelled `"\(label).\(name)"`.
