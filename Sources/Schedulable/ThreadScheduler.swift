@@ -124,25 +124,16 @@ public final class ThreadScheduler: Scheduler {
         // them, so neither is ever used by two threads at once; the box says so to the compiler.
         return try withoutActuallyEscaping(body) { (escapable) throws(E) -> T in
             let call = SyncCall(body: escapable)
-            if let callerLoop = ThreadSchedulerLoop.current,
-                csched_top_frame()?.pointee.context_id == callerLoop.context.id
-            {
-                // The caller is another thread scheduler's event: keep its loop turning.
-                let completion = SyncCompletion()
+            let context = scheduleContext
+            CallerWait.wait { blockedCaller, wake in
                 submit(file: file, line: line) {
-                    call.run()
-                    completion.complete(waking: callerLoop)
-                }
-                callerLoop.pump(until: completion)
-            } else {
-                let context = scheduleContext
-                BlockedCallerToken.withCurrent { caller in
-                    let signal = CompletionSignal()
-                    submit(file: file, line: line) {
-                        context.run(onBehalfOf: caller) { call.run() }
-                        signal.complete()
+                    if let blockedCaller {
+                        context.run(onBehalfOf: blockedCaller) { call.run() }
+                    } else {
+                        // The caller pumps its own loop: the event already runs in this context alone.
+                        call.run()
                     }
-                    signal.wait()
+                    wake()
                 }
             }
             return try call.result!.get()

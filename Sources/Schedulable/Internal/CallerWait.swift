@@ -1,0 +1,36 @@
+import CSchedulableContext
+
+/// How a caller waits for work that another scheduler finishes — the one waiting mechanism behind
+/// ``ThreadScheduler/sync(file:line:_:)`` and ``Future/present(file:line:)``.
+///
+/// - A thread scheduler's own event keeps its loop turning while it waits (events queued to it meanwhile
+///   still run, one at a time and in order, nested in the wait), so work it waits for may call back into
+///   it synchronously: the POS Assembly cycle completes instead of deadlocking. Its chain is *not*
+///   lent: it keeps doing other work, so its objects must not pass checks elsewhere.
+/// - Any other caller truly blocks, so its context chain is lent to the work it waits for (see
+///   ``ScheduleContext/run(onBehalfOf:_:)``): exclusion holds, the caller can do nothing meanwhile.
+enum CallerWait {
+    /// Starts something with `start` and returns once it has called `wake`.
+    ///
+    /// - Parameter start: Sets the work off. It receives the blocked caller's token — `nil` when the
+    ///   caller pumps its loop instead of blocking, and then nothing may run on its behalf — and the
+    ///   closure to call (once, from any thread) when the work is done. The token is valid until
+    ///   `wake` is called, never after: work must stop using it before it wakes the caller.
+    static func wait(_ start: (_ blockedCaller: BlockedCallerToken?, _ wake: @escaping @Sendable () -> Void) -> Void) {
+        if let callerLoop = ThreadSchedulerLoop.current,
+            csched_top_frame()?.pointee.context_id == callerLoop.context.id
+        {
+            // The caller is the loop's own event (not code that pushed some other context on top):
+            // keep the loop turning.
+            let completion = SyncCompletion()
+            start(nil) { completion.complete(waking: callerLoop) }
+            callerLoop.pump(until: completion)
+        } else {
+            BlockedCallerToken.withCurrent { caller in
+                let signal = CompletionSignal()
+                start(caller) { signal.complete() }
+                signal.wait()
+            }
+        }
+    }
+}
