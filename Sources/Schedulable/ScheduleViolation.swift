@@ -49,6 +49,9 @@ public struct ScheduleViolation: Sendable, CustomStringConvertible {
         public static let deadlock = Kind(rawValue: "deadlock")
         /// An option names a member that is not protected (e.g. a key path to a plain property).
         public static let invalidOption = Kind(rawValue: "invalidOption")
+        /// A note, not a fault: `Future.present()` had to wait for its work (STMQ's "waiting is
+        /// required" log). Delivered at the ``Tier/note`` tier, so no handler traps on it.
+        public static let waitingRequired = Kind(rawValue: "waitingRequired")
 
         /// The identifier.
         public var description: String { rawValue }
@@ -57,12 +60,17 @@ public struct ScheduleViolation: Sendable, CustomStringConvertible {
     /// Which check found the violation; decides what happens after the handler returns.
     public enum Tier: Sendable, Hashable {
         /// `assert…` checks and `@ScheduleProtected`: debug builds only; execution continues when the
-        /// handler returns.
+        /// handler returns. Diagnostics after which the caller can carry on safely use it in every
+        /// build too: a `Future.present()` that would deadlock is reported at this tier, then throws.
         case assert
         /// `precondition…` checks and ``ScheduleBound``: always on; the process traps, because
         /// continuing would be a data race. For a queue owner, libdispatch is asked first and a "no"
         /// traps at once, with the report printed; otherwise the handler runs, then the trap.
         case precondition
+        /// Information, not a violation: nothing is wrong, but something is worth knowing (a
+        /// `Future.present()` that had to wait). Handlers never trap on it: the trap handler prints it
+        /// and carries on, the log handler logs it once per call site, `.off` ignores it.
+        case note
     }
 
     /// What went wrong.
@@ -132,6 +140,8 @@ public struct ScheduleViolation: Sendable, CustomStringConvertible {
             lines.append("Schedulable: waiting here would deadlock")
         case .invalidOption:
             lines.append("Schedulable: an option of \(objectType ?? "a protected type") names no protected member")
+        case .waitingRequired:
+            lines.append("Schedulable: note: \(qualifiedMember) had to wait")
         default:
             lines.append("Schedulable: \(kind.rawValue) at \(qualifiedMember)")
         }

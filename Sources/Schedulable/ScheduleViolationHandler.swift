@@ -28,21 +28,27 @@ public struct TrapViolationHandler: ScheduleViolationHandler {
     /// Creates the handler.
     public init() {}
 
-    /// Prints `violation` and traps.
+    /// Prints `violation` and traps; a ``ScheduleViolation/Tier/note`` is printed and nothing more.
     ///
     /// - Parameter violation: What happened.
     public func handle(_ violation: ScheduleViolation) {
         StandardError.write(violation.description + "\n")
+        // A note reports nothing wrong (a future that had to be waited for): stopping the process
+        // for it would turn a performance hint into a crash.
+        if violation.tier == .note { return }
         fatalError("Schedulable: \(violation.qualifiedMember) used outside its owner (report above)")
     }
 }
 
-/// Prints each distinct violation (per type and member) to standard error once, then counts repeats,
-/// printing the count again each time it doubles so a hot loop cannot flood the log.
+/// Prints each distinct violation (per type and member; a note per call site) to standard error once,
+/// then counts repeats, printing the count again each time it doubles so a hot loop cannot flood the log.
 public final class LogViolationHandler: ScheduleViolationHandler {
     private struct Key: Hashable {
         var kind: ScheduleViolation.Kind
         var member: String
+        /// Set for notes only: a note is about one call site (the `present()` that waited), and one
+        /// entry per type would hide every other place that waits.
+        var callSite: SourceLocation?
     }
 
     private let counts = ScheduleLock<[Key: Int]>([:])
@@ -64,7 +70,10 @@ public final class LogViolationHandler: ScheduleViolationHandler {
     ///
     /// - Parameter violation: What happened.
     public func handle(_ violation: ScheduleViolation) {
-        let key = Key(kind: violation.kind, member: violation.qualifiedMember)
+        let key = Key(
+            kind: violation.kind, member: violation.qualifiedMember,
+            callSite: violation.tier == .note ? violation.callSite : nil
+        )
         let count = counts.withLock { counts -> Int in
             counts[key, default: 0] += 1
             return counts[key]!
@@ -72,7 +81,12 @@ public final class LogViolationHandler: ScheduleViolationHandler {
         if count == 1 {
             output(violation.description + "\n")
         } else if count & (count - 1) == 0 {
-            output("Schedulable: \(violation.qualifiedMember) used outside its owner again (\(count) times so far)\n")
+            if violation.tier == .note {
+                let place = violation.callSite.map { " at \($0)" } ?? ""
+                output("Schedulable: note: \(violation.qualifiedMember) had to wait again\(place) (\(count) times so far)\n")
+            } else {
+                output("Schedulable: \(violation.qualifiedMember) used outside its owner again (\(count) times so far)\n")
+            }
         }
     }
 

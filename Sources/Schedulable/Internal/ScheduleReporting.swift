@@ -25,7 +25,8 @@ package enum ScheduleReporting {
             return
         }
         let handler = objectHandler ?? ScheduleProtectionSystem.scopedHandler ?? ScheduleProtectionSystem.handler
-        if let queue = owner?.queue, violation.tier == .precondition || handler is TrapViolationHandler,
+        if let queue = owner?.queue, violation.tier != .note,
+            violation.tier == .precondition || handler is TrapViolationHandler,
             dispatchHoldsQueue(queue, elseTrapPrinting: violation)
         {
             csched_reporting_leave()
