@@ -251,8 +251,9 @@ final class FutureJob<Value: Sendable>: Sendable {
     }
 
     deinit {
-        // Released without having run: the scheduler dropped accepted work. Completing here (a no-op
-        // after `run`) keeps every waiter from hanging.
+        // Released without having run: the scheduler dropped accepted work. Completing here keeps
+        // every waiter from hanging. (After `run` the future is complete; skip building the error.)
+        if future.isPresent { return }
         future.complete(
             .failure(FutureError(reason: .discarded, schedulerLabel: future.scheduler.label, createdAt: future.createdAt))
         )
