@@ -25,6 +25,8 @@ public enum RoundTripKernel: String, CaseIterable, Sendable {
     case dispatchSync = "DispatchQueue.sync"
     case queueSchedulerSync = "QueueScheduler.sync"
     case threadSchedulerSync = "ThreadScheduler.sync"
+    case queueSchedulerFuturePresent = "QueueScheduler.future + present"
+    case threadSchedulerFuturePresent = "ThreadScheduler.future + present"
     case dispatchPingPong = "DispatchQueue A.async → B.async → signal"
     case queueSchedulerPingPong = "QueueScheduler A.schedule → B.schedule → signal"
     case threadSchedulerPingPong = "ThreadScheduler A.schedule → B.schedule → signal"
@@ -106,6 +108,10 @@ public final class HopFixture {
             for _ in 0..<iterations {
                 threadA.sync { counter.count &+= 1 }
             }
+        case .queueSchedulerFuturePresent:
+            futurePresentRoundTrips(schedulerA, iterations)
+        case .threadSchedulerFuturePresent:
+            futurePresentRoundTrips(threadA, iterations)
         case .threadSchedulerPingPong:
             let done = DispatchSemaphore(value: 0)
             let threadB = threadB
@@ -135,6 +141,22 @@ public final class HopFixture {
                 done.wait()
             }
         }
+    }
+}
+
+/// Makes a future on `scheduler` and presents it at once: the worst case for a future (the caller always
+/// waits), to compare with the `sync` rows. The waiting note is turned off: its report is a diagnostic,
+/// not part of the round trip.
+@inline(never)
+func futurePresentRoundTrips(_ scheduler: some Scheduler, _ iterations: Int) {
+    FutureSystem.logsWhenWaitingIsRequired = false
+    let counter = HopCounter()
+    for _ in 0..<iterations {
+        let future = scheduler.future { () -> Int in
+            counter.count &+= 1
+            return counter.count
+        }
+        consume(try! future.present())
     }
 }
 
