@@ -9,7 +9,7 @@
 /// ```
 ///
 /// Make futures with ``ScheduleProtectable/future(file:line:_:)`` (on the object's owner),
-/// ``FutureScheduled/future(file:line:_:)`` (on the type's scheduler) or
+/// `future(_:)` of a ``FutureScheduled`` type (on the scheduler the type chose) or
 /// ``Scheduler/future(file:line:_:)``. The futures of one scheduler run one at a time, in the order
 /// they were made (each is an event of the scheduler, after the work already submitted there).
 ///
