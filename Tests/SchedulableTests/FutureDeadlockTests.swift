@@ -19,13 +19,18 @@ struct FutureDeadlockTests {
         let finished = DispatchSemaphore(value: 0)
         let thrown = Slot<FutureError.Reason>()
         let presentLine = Slot<Int>()
+        let callerRuns = DispatchSemaphore(value: 0)
         caller.schedule {
+            callerRuns.signal()
             gate.wait()
             presentLine.set(#line + 1)
             do { _ = try future.get!.present() } catch { thrown.set(error.futureReason!) }
             finished.signal()
         }
-        // Made after the caller's event, so the work cannot have run when present() is called.
+        // Made once the caller's event runs (and so holds the target), so the work cannot have run
+        // when present() is called. Waiting for the event to start matters for two branches of one
+        // tree: libdispatch keeps no submission order across different queues.
+        #expect(wait(callerRuns, seconds: 10), sourceLocation: sourceLocation)
         future.set(withScheduleViolationHandler(log.handler) { target.future { 42 } })
         gate.signal()
         #expect(wait(finished, seconds: 10), "present() hung", sourceLocation: sourceLocation)
