@@ -61,7 +61,7 @@ struct BindingTests {
             first.sync { _ = counter.isScheduled; counter.ping() }
             DispatchQueue(label: "exit.intruder").sync { counter.scheduleProtection.handOff(to: second) }
         }.map { result in
-            let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
+            let stderr = standardErrorText(result)
             #expect(stderr.contains("member:          handOff(to:)"))
             #expect(stderr.contains("expected owner:  queue \"exit.handoff.first\""))
         }

@@ -141,7 +141,7 @@ struct CoreSemanticsTests {
                 DispatchQueue(label: "exit.rawraw2.inner").sync { counter.incrementAlways() }
             }
         }.map { result in
-            let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
+            let stderr = standardErrorText(result)
             #expect(stderr.contains("Counter.incrementAlways() used outside its owner"))
             #expect(stderr.contains("actual context:  queue \"exit.rawraw2.inner\""))
         }

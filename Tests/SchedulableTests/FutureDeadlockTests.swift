@@ -99,7 +99,7 @@ struct FutureDeadlockTests {
                 _ = try? scheduler.future { 1 }.present()
             }
         }.map { result in
-            let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
+            let stderr = standardErrorText(result)
             #expect(stderr.contains("Schedulable: waiting here would deadlock"))
             #expect(stderr.contains("expected owner:  queue \"exit.deadlock.queue\""))
             #expect(stderr.contains("FutureDeadlockTests.swift"))
@@ -120,7 +120,7 @@ struct FutureDeadlockTests {
             }
             if reason != .wouldDeadlock { exitProcess(3) }
         }.map { result in
-            let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
+            let stderr = standardErrorText(result)
             #expect(stderr.contains("Schedulable: waiting here would deadlock"))
         }
     }

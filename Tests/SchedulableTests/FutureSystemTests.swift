@@ -56,7 +56,7 @@ struct FutureSystemTests {
             waiter.schedule { gate.signal() }
             done.wait()
         }.map { result in
-            let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
+            let stderr = standardErrorText(result)
             #expect(stderr.contains("Schedulable: note: Future<Int>.present() had to wait"))
             #expect(stderr.contains("expected owner:  thread scheduler \"exit.note.owner\""))
         }

@@ -134,7 +134,7 @@ struct ReportingTests {
             Uploads.scheduler.sync { uploads.enqueue() }   // the owner's first use ends construction
             DispatchQueue(label: "com.app.intruder").sync { uploads.enqueue() }
         }.map { result in
-            let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
+            let stderr = standardErrorText(result)
             #expect(stderr.contains("Uploads.enqueue() used outside its owner"))
             #expect(stderr.contains("expected owner:  queue \"com.app.uploads\""))
             #expect(stderr.contains("actual context:  queue \"com.app.intruder\""))
@@ -148,12 +148,9 @@ struct ReportingTests {
     func debugTierFollowsTheBuildsDefaultMode() async {
         let outcome: ExitTest.Condition = ScheduleProtectionSystem.defaultMode == .trap ? .failure : .success
         await #expect(processExitsWith: outcome, observing: [\.standardErrorContent]) {
-            let owner = QueueScheduler(label: "exit.debug.owner")
-            let counter = Counter(owner: owner)
-            owner.sync { counter.ping() }
-            DispatchQueue(label: "exit.debug.intruder").sync { counter.ping() }
+            useFromAnotherQueue(ownerLabel: "exit.debug.owner") { $0.ping() }
         }.map { result in
-            let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
+            let stderr = standardErrorText(result)
             #expect(stderr.contains("Counter.ping() used outside its owner"))
         }
     }
@@ -162,12 +159,9 @@ struct ReportingTests {
     func environmentVariableSwitchesToLogAndTheProcessContinues() async {
         await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
             setenv("SCHEDULE_PROTECTION", "log", 1)
-            let owner = QueueScheduler(label: "exit.env.owner")
-            let counter = Counter(owner: owner)
-            owner.sync { counter.ping() }
-            for _ in 0..<3 { DispatchQueue(label: "exit.env.intruder").sync { counter.ping() } }
+            useFromAnotherQueue(ownerLabel: "exit.env.owner", times: 3) { $0.ping() }
         }.map { result in
-            let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
+            let stderr = standardErrorText(result)
             #expect(stderr.components(separatedBy: "Counter.ping() used outside its owner\n").count == 2)
             #expect(stderr.contains("again (2 times so far)"))
         }
@@ -178,10 +172,7 @@ struct ReportingTests {
         await #expect(processExitsWith: .success) {
             setenv("SCHEDULE_PROTECTION", "off", 1)
             ScheduleProtectionSystem.bootstrap(.trap)
-            let owner = QueueScheduler(label: "exit.env.off")
-            let counter = Counter(owner: owner)
-            owner.sync { counter.ping() }
-            DispatchQueue(label: "exit.env.intruder").sync { counter.ping() }
+            useFromAnotherQueue(ownerLabel: "exit.env.off") { $0.ping() }
         }
     }
 
@@ -190,7 +181,7 @@ struct ReportingTests {
             setenv("SCHEDULE_PROTECTION", "loud", 1)
             _ = ScheduleProtectionSystem.handler
         }.map { result in
-            let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
+            let stderr = standardErrorText(result)
             #expect(stderr.contains("SCHEDULE_PROTECTION=\"loud\" is not one of trap, log, off"))
         }
     }
@@ -200,7 +191,7 @@ struct ReportingTests {
             ScheduleProtectionSystem.bootstrap(.log)
             ScheduleProtectionSystem.bootstrap(.trap)
         }.map { result in
-            let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
+            let stderr = standardErrorText(result)
             #expect(stderr.contains("bootstrap called twice: first at SchedulableTests/ReportingTests.swift:"))
         }
     }
@@ -209,12 +200,9 @@ struct ReportingTests {
     func bootstrappedLogHandlerReceivesUnscopedViolations() async {
         await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
             ScheduleProtectionSystem.bootstrap(.log)
-            let owner = QueueScheduler(label: "exit.bootstrap.owner")
-            let counter = Counter(owner: owner)
-            owner.sync { counter.ping() }
-            DispatchQueue(label: "exit.bootstrap.intruder").sync { counter.ping() }
+            useFromAnotherQueue(ownerLabel: "exit.bootstrap.owner") { $0.ping() }
         }.map { result in
-            let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
+            let stderr = standardErrorText(result)
             #expect(stderr.contains("Counter.ping() used outside its owner"))
         }
     }

@@ -43,12 +43,9 @@ struct TiersTests {
     @Test func preconditionTierTrapsInEveryBuildEvenWithLogHandler() async {
         await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             ScheduleProtectionSystem.bootstrap(.log)
-            let owner = QueueScheduler(label: "exit.precondition.owner")
-            let counter = Counter(owner: owner)
-            owner.sync { counter.incrementAlways() }
-            DispatchQueue(label: "exit.precondition.intruder").sync { counter.incrementAlways() }
+            useFromAnotherQueue(ownerLabel: "exit.precondition.owner") { $0.incrementAlways() }
         }.map { result in
-            let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
+            let stderr = standardErrorText(result)
             #expect(stderr.contains("Counter.incrementAlways() used outside its owner"))
         }
     }
@@ -84,7 +81,7 @@ struct ScheduleBoundTests {
             let box = ScheduleBound(42, owner: owner)
             _ = DispatchQueue(label: "exit.bound.intruder").sync { box.value }
         }.map { result in
-            let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
+            let stderr = standardErrorText(result)
             #expect(stderr.contains("member:          value"))
             #expect(stderr.contains("expected owner:  queue \"exit.bound.owner\""))
         }
@@ -152,7 +149,7 @@ struct SchedulerInputTests {
             release.signal()
             _ = DispatchSemaphore(value: 0).wait(timeout: .now() + 5)   // the report traps before this ends
         }.map { result in
-            let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
+            let stderr = standardErrorText(result)
             #expect(stderr.contains("is not serial"))
             #expect(stderr.contains("exit.secretly.concurrent"))
         }
@@ -176,7 +173,7 @@ struct SchedulerInputTests {
             ScheduleProtectionSystem.bootstrap(.log)
             ClosedScheduler().schedule {}
         }.map { result in
-            let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
+            let stderr = standardErrorText(result)
             #expect(stderr.contains("work rejected by scheduler \"test.closed\""))
             #expect(stderr.contains("was shut down and no longer accepts work"))
         }

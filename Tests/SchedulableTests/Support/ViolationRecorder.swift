@@ -2,6 +2,7 @@ import CSchedulableContext
 import Dispatch
 import Foundation
 import Schedulable
+import Testing
 import Synchronization
 
 /// Records violations in memory so reporting paths are tested in-process.
@@ -89,4 +90,19 @@ final class LockedList<Element: Sendable>: @unchecked Sendable {
     private var storage: [Element] = []
     func append(_ element: Element) { lock.withLock { storage.append(element) } }
     var elements: [Element] { lock.withLock { storage } }
+}
+
+/// For exit-test bodies: a counter owned by a fresh queue, used once on its owner (which ends the
+/// construction window), then used `times` more from another queue — each of those a violation.
+func useFromAnotherQueue(ownerLabel: String, times: Int = 1, _ use: @escaping @Sendable (Counter) -> Void) {
+    let owner = QueueScheduler(label: ownerLabel)
+    let counter = Counter(owner: owner)
+    owner.sync { use(counter) }
+    let intruder = DispatchQueue(label: ownerLabel + ".intruder")
+    for _ in 0..<times { intruder.sync { use(counter) } }
+}
+
+/// The standard error an exit test observed, as text.
+func standardErrorText(_ result: ExitTest.Result) -> String {
+    String(decoding: result.standardErrorContent, as: UTF8.self)
 }
