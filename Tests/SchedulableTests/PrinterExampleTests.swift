@@ -40,7 +40,7 @@ private final class Printer: ScheduleProtectable {
     func doWork(what: String) {
         preconditionScheduled()
         if optionsProvider.richFormatEnabled {
-            output.write("\(ScheduleContext.describeCurrentExecution()): out \(what)")
+            output.write("\(CurrentExecution.description): out \(what)")
         } else {
             output.write("out \(what)")
         }

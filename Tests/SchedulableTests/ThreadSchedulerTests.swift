@@ -373,7 +373,7 @@ struct ThreadSchedulerTests {
     @Test func threadIsNamedAfterTheLabel() {
         let scheduler = ThreadScheduler(label: "com.example.business")
         defer { scheduler.shutdown() }
-        let name = scheduler.sync { ScheduleContext.describeCurrentThread() }
+        let name = scheduler.sync { CurrentExecution.threadDescription }
         #expect(name.hasSuffix("\"com.example.bus\""))  // Linux keeps 15 bytes.
     }
 

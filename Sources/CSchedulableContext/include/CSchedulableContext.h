@@ -78,6 +78,9 @@ static inline bool csched_reporting_enter(void) {
     return true;
 }
 
+/// Whether a violation report is under way on this thread (a handler is running).
+static inline bool csched_is_reporting(void) { return csched_tls_reporting != 0; }
+
 /// Marks the end of violation reporting on this thread.
 static inline void csched_reporting_leave(void) { csched_tls_reporting = 0; }
 

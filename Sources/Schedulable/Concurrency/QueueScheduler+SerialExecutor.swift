@@ -1,4 +1,3 @@
-import CSchedulableContext
 import Dispatch
 
 /// A queue scheduler can run an actor: return its executor from the actor's `unownedExecutor`.
@@ -31,20 +30,8 @@ extension QueueScheduler: SerialExecutor {
     /// stops the process silently on Linux, so the report is armed to print first.
     public func checkIsolated() {
         if isCurrent { return }
-        let violation = ScheduleViolation(
-            kind: .wrongContext,
-            tier: .precondition,
-            member: "checkIsolated()",
-            expectedOwner: scheduleContext.description,
-            actualContext: ScheduleContext.describeCurrentExecution(),
-            detail: "code isolated to an actor whose executor is \(scheduleContext.description) ran outside "
-                + "it (assumeIsolated / preconditionIsolated)"
-        )
-        (violation.description + "\n").withCString { report in
-            csched_arm_trap_report(report)
-            defer { csched_disarm_trap_report() }
-            dispatchPrecondition(condition: .onQueue(queue))
-        }
+        let violation = ScheduleViolation.isolationFailure(scheduleContext, member: "checkIsolated()")
+        _ = scheduleContext.confirmedByDispatch(elseTrapPrinting: violation.description + "\n")
     }
 
     /// `true` when the library's token shows the calling code on this queue; `nil` otherwise, because

@@ -50,17 +50,6 @@ extension ThreadScheduler: SerialExecutor {
 
 /// Reports that code assumed to be isolated to `context`'s executor runs elsewhere, then stops.
 func reportIsolationFailure(_ context: ScheduleContext, member: String) -> Never {
-    ScheduleReporting.report(
-        ScheduleViolation(
-            kind: .wrongContext,
-            tier: .precondition,
-            member: member,
-            expectedOwner: context.description,
-            actualContext: ScheduleContext.describeCurrentExecution(),
-            detail: "code isolated to an actor whose executor is \(context.description) ran outside it "
-                + "(assumeIsolated / preconditionIsolated)"
-        ),
-        objectHandler: nil
-    )
+    ScheduleReporting.report(.isolationFailure(context, member: member), objectHandler: nil)
     fatalError("Schedulable: \(member): not isolated to \(context.description) (report above)")
 }

@@ -5,106 +5,128 @@ import Dispatch
 /// `DispatchQueue` (behind the library's back) is still recognised.
 let scheduleContextQueueKey = DispatchSpecificKey<ScheduleContext>()
 
-/// The library context of the dispatch queue running the current code (or of a queue it targets).
-///
-/// Touches ``ScheduleContext/main`` first: that lazy initializer is what tags the main queue, and
-/// main-queue work drained by `dispatchMain()` on a worker thread can be the first code in the
-/// process to ask — before anything else has created the main context.
-func currentQueueScheduleContext() -> ScheduleContext? {
-    _ = ScheduleContext.main
-    return DispatchQueue.getSpecific(key: scheduleContextQueueKey)
+/// One layer of what the calling code runs in, as far as the library can tell without trapping.
+package enum ExecutionLayer {
+    /// A frame a library scheduler pushed on this thread, or one in a chain a blocked caller lent.
+    case frame(ScheduleContext)
+    /// The process's main thread.
+    case mainThread
+    /// A library queue found through its queue-specific value: raw work submitted straight to the
+    /// queue (or to a queue targeting it), or main-queue work that `dispatchMain()` drains on a worker.
+    case queue(ScheduleContext)
+    /// The calling thread itself, by its never-reused unique id.
+    case thread(id: UInt)
+
+    /// Whether this layer gives the calling code `context` (itself, or one of its branches).
+    package func isWithin(_ context: ScheduleContext) -> Bool {
+        switch self {
+        case .frame(let layer), .queue(let layer): return layer.isWithin(context)
+        case .mainThread: return context.kind == .main
+        case .thread(let id): return context.kind == .thread && context.id == id
+        }
+    }
 }
 
-extension ScheduleContext {
-    /// The exact answer when the fast path said "no".
-    @usableFromInline
-    func _isCurrentSlow() -> Bool {
-        // 1. Frames the library pushed on this thread, including a blocked synchronous caller's chain.
-        var frame = csched_top_frame()
-        while let current = frame {
-            if let raw = current.pointee.context {
-                let context = Unmanaged<ScheduleContext>.fromOpaque(raw).takeUnretainedValue()
-                if context.isWithin(self) { return true }
+/// The one resolver of "where does the calling code run": every check, report, future and executor
+/// asks here.
+///
+/// The cascade, innermost first: the frames library schedulers pushed on this thread (through the
+/// chains that blocked callers lent), the main thread, the library queue running the code (its
+/// queue-specific value), the thread itself. Each layer is computed only when the previous ones did not
+/// answer: `getSpecific` costs tens of nanoseconds, and the common answers come before it.
+package enum CurrentExecution {
+    /// Walks the layers innermost first and returns the first one `matches` accepts.
+    ///
+    /// - Parameters:
+    ///   - includingFrames: Whether to start with the frame chain (`false`: code outside any frame).
+    ///   - matches: Decides whether the walk stops at a layer.
+    /// - Returns: The layer the walk stopped at, or `nil` when none matched.
+    @discardableResult
+    package static func first(
+        includingFrames: Bool = true, where matches: (ExecutionLayer) -> Bool
+    ) -> ExecutionLayer? {
+        if includingFrames {
+            var frame = csched_top_frame()
+            while let current = frame {
+                if let raw = current.pointee.context {
+                    let layer = ExecutionLayer.frame(Unmanaged<ScheduleContext>.fromOpaque(raw).takeUnretainedValue())
+                    if matches(layer) { return layer }
+                }
+                frame = current.pointee.outer
             }
-            frame = current.pointee.outer
         }
-        switch kind {
-        case .main:
-            // Top-level code and work the main run loop drains run on the main thread itself.
-            if csched_is_main_thread() {
-                csched_adopt_main_context()
-                return true
-            }
-        case .thread:
-            // A plain thread's own context: its id is the thread's never-reused unique id.
-            if UInt(csched_thread_unique_id()) == id { return true }
-        case .queue, .threadScheduler, .custom:
-            break
-        }
-        // 2. Work submitted directly to a library queue (or a queue targeting one, or the main queue
-        //    after `dispatchMain()`, which Linux drains on a worker thread). `getSpecific` walks the
-        //    current queue's target chain, so a branch's raw work finds the branch's context.
-        if let context = currentQueueScheduleContext(), context.isWithin(self) {
-            return true
-        }
-        return false
+        if csched_is_main_thread(), matches(.mainThread) { return .mainThread }
+        if let context = libraryQueueContext(), matches(.queue(context)) { return .queue(context) }
+        let thread = ExecutionLayer.thread(id: UInt(csched_thread_unique_id()))
+        return matches(thread) ? thread : nil
     }
 
-    /// The innermost context the current code runs in, for binding a detached object on first use:
-    /// a library scheduler's work, else the main thread, else a library queue reached directly, else
-    /// the current plain thread.
-    package static var current: ScheduleContext {
-        if let raw = csched_top_frame()?.pointee.context {
-            return Unmanaged<ScheduleContext>.fromOpaque(raw).takeUnretainedValue()
-        }
-        if csched_is_main_thread() {
+    /// The innermost layer: the top frame, else the main thread, else a library queue, else the thread.
+    package static var innermost: ExecutionLayer {
+        first { _ in true }!
+    }
+
+    /// Whether the calling code runs in `context` or one of its branches, by any layer — the slow
+    /// path of ``ScheduleContext/isCurrent``. A main-thread answer makes the main context this
+    /// thread's base, so the next main-owned check takes the fast path.
+    package static func holds(_ context: ScheduleContext) -> Bool {
+        guard let layer = first(where: { $0.isWithin(context) }) else { return false }
+        if case .mainThread = layer { csched_adopt_main_context() }
+        return true
+    }
+
+    /// The context of the innermost layer, for binding a detached object on first use. A plain
+    /// thread gets a context of its own, made its base so that later checks take the fast path.
+    package static var innermostContext: ScheduleContext {
+        switch innermost {
+        case .frame(let context), .queue(let context):
+            return context
+        case .mainThread:
             csched_adopt_main_context()
             return .main
+        case .thread:
+            return threadContext()
         }
-        if let context = currentQueueScheduleContext() {
-            return context
-        }
-        return currentThread
     }
 
     /// The context of code that runs outside any library frame, if it has one: the main thread, a
     /// library queue reached directly, or a plain thread that objects were bound to.
-    package static var unframedCurrent: ScheduleContext? {
-        if csched_is_main_thread() { return .main }
-        if let context = currentQueueScheduleContext() { return context }
-        if csched_current_id() != 0 { return currentThread }
-        return nil
+    package static var unframedContext: ScheduleContext? {
+        switch first(includingFrames: false, where: { _ in true })! {
+        case .mainThread: return .main
+        case .queue(let context): return context
+        case .frame, .thread: return csched_current_id() != 0 ? threadContext() : nil
+        }
     }
 
-    /// A context that stands for the calling plain thread and nothing else.
-    package static var currentThread: ScheduleContext {
+    /// A context that stands for the calling plain thread and nothing else, made the thread's base.
+    private static func threadContext() -> ScheduleContext {
         let id = UInt(csched_thread_unique_id())
         csched_adopt_base_context(id)
-        return ScheduleContext(label: describeCurrentThread(), parent: nil, kind: .thread, id: id)
+        return ScheduleContext(label: threadDescription, parent: nil, kind: .thread, id: id)
     }
 
-    /// A description of where the current code runs, for the "actual context" line of a report:
-    /// the library scheduler running now, else "main thread", else the dispatch queue's label, else
-    /// the OS thread id and name.
-    package static func describeCurrentExecution() -> String {
-        if let raw = csched_top_frame()?.pointee.context {
-            return Unmanaged<ScheduleContext>.fromOpaque(raw).takeUnretainedValue().description
-                + " (\(describeCurrentThread()))"
+    /// Where the calling code runs, for the "actual context" line of a report: the library context
+    /// running now, else "main thread", else the dispatch queue's label, else the OS thread id and name.
+    package static var description: String {
+        switch innermost {
+        case .frame(let context), .queue(let context):
+            return context.description + " (\(threadDescription))"
+        case .mainThread:
+            return "main thread"
+        case .thread:
+            let queueLabel = String(cString: csched_current_queue_label())
+            // With no current queue libdispatch answers with a root (global) queue's label; a worker
+            // of a global queue is named after it anyway, so the thread line says everything.
+            if !queueLabel.isEmpty && !queueLabel.hasPrefix("com.apple.root.") {
+                return "queue \"\(queueLabel)\" (\(threadDescription))"
+            }
+            return threadDescription
         }
-        if csched_is_main_thread() { return "main thread" }
-        if let context = currentQueueScheduleContext() {
-            return context.description + " (\(describeCurrentThread()))"
-        }
-        let queueLabel = String(cString: csched_current_queue_label())
-        // With no current queue libdispatch answers with a root (global) queue's label; a worker of a
-        // global queue is named after it anyway, so the thread line says everything.
-        if !queueLabel.isEmpty && !queueLabel.hasPrefix("com.apple.root.") {
-            return "queue \"\(queueLabel)\" (\(describeCurrentThread()))"
-        }
-        return describeCurrentThread()
     }
 
-    package static func describeCurrentThread() -> String {
+    /// The OS thread id and name of the calling thread, e.g. `thread 4242 "com.app.business"`.
+    package static var threadDescription: String {
         var name = [CChar](repeating: 0, count: 64)
         let tid = csched_os_thread_id()
         let hasName = name.withUnsafeMutableBufferPointer { buffer in
@@ -115,5 +137,23 @@ extension ScheduleContext {
             return "thread \(tid) \"\(text)\""
         }
         return "thread \(tid)"
+    }
+
+    /// The library context of the dispatch queue running the calling code (or of a queue it targets).
+    ///
+    /// Touches ``ScheduleContext/main`` first: that lazy initializer is what tags the main queue, and
+    /// main-queue work drained by `dispatchMain()` on a worker thread can be the first code in the
+    /// process to ask — before anything else has created the main context.
+    private static func libraryQueueContext() -> ScheduleContext? {
+        _ = ScheduleContext.main
+        return DispatchQueue.getSpecific(key: scheduleContextQueueKey)
+    }
+}
+
+extension ScheduleContext {
+    /// The exact answer when the fast path said "no" (see ``CurrentExecution/holds(_:)``).
+    @usableFromInline
+    func _isCurrentSlow() -> Bool {
+        CurrentExecution.holds(self)
     }
 }

@@ -39,10 +39,6 @@ public final class ScheduleContext: Sendable, CustomStringConvertible {
     /// trapping. Weak: the queue keeps its context alive (as a queue-specific value), not the reverse.
     package weak let queue: DispatchQueue?
 
-    /// The scheduler that runs this context's work, so that a protected object can be scheduled onto
-    /// its owner (`object.schedule { }`). Weak: a context never keeps its scheduler alive.
-    private let attachedScheduler = ScheduleLock(WeakSchedulerReference())
-
     /// Creates a context for a custom scheduler.
     ///
     /// - Parameters:
@@ -58,19 +54,6 @@ public final class ScheduleContext: Sendable, CustomStringConvertible {
         self.kind = kind
         self.id = id
         self.queue = queue
-    }
-
-    /// Records the scheduler that runs this context's work (library schedulers call it once, when
-    /// they are created).
-    package func attach(_ scheduler: some Scheduler) {
-        attachedScheduler.withLock { $0.scheduler = scheduler }
-    }
-
-    /// The scheduler that runs this context's work, if it still exists and is known (the main
-    /// context's is always ``MainScheduler/shared``).
-    package var scheduler: (any Scheduler)? {
-        if kind == .main { return MainScheduler.shared }
-        return attachedScheduler.withLock { $0.scheduler }
     }
 
     /// The main thread's context (also the context of `DispatchQueue.main` work).
@@ -114,59 +97,5 @@ public final class ScheduleContext: Sendable, CustomStringConvertible {
             candidate = context.parent
         }
         return false
-    }
-
-    /// Runs `body` with this context as the current one on this thread, then restores the previous one.
-    ///
-    /// Schedulers call this around every piece of work they run; checks made inside `body` for objects
-    /// owned by this context take the fast path.
-    @inlinable
-    public func run<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
-        try _run(outer: csched_top_frame(), body)
-    }
-
-    /// Runs `body` on behalf of a caller that is blocked until `body` returns (a synchronous call
-    /// that had to execute on another thread): the caller's contexts stay valid inside `body`, since
-    /// the caller can do nothing else meanwhile.
-    ///
-    /// Never pass the token of a caller that keeps doing other work while it waits (a thread scheduler
-    /// that pumps its own loop): two threads would then both pass checks for that caller's objects.
-    package func run<T, E: Error>(
-        onBehalfOf blockedCaller: BlockedCallerToken, _ body: () throws(E) -> T
-    ) throws(E) -> T {
-        try _run(outer: blockedCaller.frame, body)
-    }
-
-    @usableFromInline
-    func _run<T, E: Error>(outer: UnsafePointer<csched_frame>?, _ body: () throws(E) -> T) throws(E) -> T {
-        var frame = csched_frame()
-        return try withUnsafeMutablePointer(to: &frame) { (pointer) throws(E) -> T in
-            csched_enter(pointer, UInt(id), Unmanaged.passUnretained(self).toOpaque(), outer)
-            defer { csched_leave(pointer) }
-            return try body()
-        }
-    }
-}
-
-private struct WeakSchedulerReference {
-    weak var scheduler: (any Scheduler)?
-}
-
-/// The current thread's context chain, captured by a caller that is about to block on a synchronous
-/// call, so that the work it waits for can be run on its behalf (see
-/// ``ScheduleContext/run(onBehalfOf:_:)``).
-package struct BlockedCallerToken: @unchecked Sendable {
-    // Points into the blocked caller's stack. Valid only while that caller stays blocked, which is
-    // exactly the lifetime of the synchronous call that carries it; never stored beyond it.
-    package let frame: UnsafePointer<csched_frame>?
-
-    /// Runs `body` with a token for the calling thread's whole chain. Code with no library frame
-    /// (top-level main-thread code, raw work on a library queue, a plain thread that owns objects)
-    /// gets a frame for that context first, so the chain it lends says what it holds.
-    package static func withCurrent<T, E: Error>(_ body: (BlockedCallerToken) throws(E) -> T) throws(E) -> T {
-        if csched_top_frame() == nil, let context = ScheduleContext.unframedCurrent {
-            return try context.run { () throws(E) -> T in try body(BlockedCallerToken(frame: csched_top_frame())) }
-        }
-        return try body(BlockedCallerToken(frame: csched_top_frame()))
     }
 }

@@ -1,5 +1,3 @@
-import CSchedulableContext
-
 extension Future {
     /// A future of `transform` applied to this future's value, run on the same scheduler once the
     /// value is there. An error skips `transform` and passes through.
@@ -77,7 +75,7 @@ extension Future {
         on scheduler: (any Scheduler)? = nil, file: StaticString = #fileID, line: UInt = #line,
         _ body: @escaping @Sendable (Result<Value, any Error>) -> Void
     ) {
-        let target = scheduler ?? ScheduleContext.currentScheduler ?? self.scheduler
+        let target = scheduler ?? SchedulerRegistry.currentScheduler ?? self.scheduler
         onComplete { result in
             target.schedule({ body(result) }, file: file, line: line)
         }
@@ -97,20 +95,5 @@ extension Future {
             }
             return try result.get()
         }
-    }
-}
-
-extension ScheduleContext {
-    /// The library scheduler running the calling code, if any: the scheduler of the innermost
-    /// library context, else the main scheduler on the main thread, else the scheduler of the library
-    /// queue reached directly.
-    static var currentScheduler: (any Scheduler)? {
-        if let raw = csched_top_frame()?.pointee.context,
-            let scheduler = Unmanaged<ScheduleContext>.fromOpaque(raw).takeUnretainedValue().scheduler
-        {
-            return scheduler
-        }
-        if csched_is_main_thread() { return MainScheduler.shared }
-        return currentQueueScheduleContext()?.scheduler
     }
 }

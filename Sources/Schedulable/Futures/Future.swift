@@ -197,7 +197,7 @@ public final class Future<Value: Sendable>: Sendable {
                 objectType: typeName,
                 member: "present()",
                 expectedOwner: scheduler.scheduleContext.description,
-                actualContext: ScheduleContext.describeCurrentExecution(),
+                actualContext: CurrentExecution.description,
                 callSite: callSite,
                 detail: "the future made at \(createdAt) has not finished, and its work cannot run while this code "
                     + "runs on (or holds) \(scheduler.scheduleContext.description); present() throws "
@@ -216,7 +216,7 @@ public final class Future<Value: Sendable>: Sendable {
                 objectType: typeName,
                 member: "present()",
                 expectedOwner: scheduler.scheduleContext.description,
-                actualContext: ScheduleContext.describeCurrentExecution(),
+                actualContext: CurrentExecution.description,
                 callSite: callSite,
                 detail: "the future made at \(createdAt) had not finished, so present() waited for it; start it "
                     + "earlier or use whenPresent(on:) to avoid the wait (FutureSystem.logsWhenWaitingIsRequired "

@@ -107,11 +107,7 @@ public final class SchedulableObject<Object> {
     public func perform(
         file: StaticString = #fileID, line: UInt = #line, _ work: @escaping @Sendable (inout Object) -> Void
     ) {
-        if scheduler.isCurrent {
-            work(&storage)
-        } else {
-            scheduler.schedule({ work(&self.storage) }, file: file, line: line)
-        }
+        scheduler.performInlineOrSchedule(file: file, line: line) { work(&self.storage) }
     }
 
     /// Runs `body` with the value on ``scheduler`` and returns its result: inline when the calling code
@@ -127,26 +123,11 @@ public final class SchedulableObject<Object> {
     public func run<T: Sendable, E: Error>(
         file: StaticString = #fileID, line: UInt = #line, _ body: @escaping @Sendable (inout Object) throws(E) -> T
     ) async throws(E) -> T {
-        if scheduler.isCurrent { return try body(&storage) }
-        let result: Result<T, E> = await withCheckedContinuation { continuation in
-            scheduler.schedule({
-                do throws(E) {
-                    continuation.resume(returning: .success(try body(&self.storage)))
-                } catch {
-                    continuation.resume(returning: .failure(error))
-                }
-            }, file: file, line: line)
-        }
-        return try result.get()
+        try await scheduler.runInlineOrHop(file: file, line: line) { () throws(E) -> T in try body(&self.storage) }
     }
 
     private func check(_ member: StaticString, _ file: StaticString, _ line: UInt) {
-        if !protection.isCurrentContextOwner {
-            protection._checkFailedFastPath(
-                object: nil, member: .method(member, callSite: SourceLocation(file: file, line: line)),
-                tier: .precondition
-            )
-        }
+        protection._checkMethod(nil, member, file, line, tier: .precondition)
     }
 }
 

@@ -38,12 +38,8 @@ extension ScheduleProtectable where Self: SendableMetatype {
         file: StaticString = #fileID, line: UInt = #line, _ work: @escaping @Sendable (Self) -> Void
     ) {
         let scheduler = ownerSchedulerForScheduling(member: "perform(_:)", file: file, line: line)
-        if scheduler.isCurrent {
-            work(self)
-        } else {
-            let object = OwnerBound(self)
-            scheduler.schedule({ work(object.value) }, file: file, line: line)
-        }
+        let object = OwnerBound(self)
+        scheduler.performInlineOrSchedule(file: file, line: line) { work(object.value) }
     }
 
     /// Runs `body` with this object on the object's owner and returns its result to the caller.
@@ -62,18 +58,8 @@ extension ScheduleProtectable where Self: SendableMetatype {
         file: StaticString = #fileID, line: UInt = #line, _ body: @escaping @Sendable (Self) throws(E) -> T
     ) async throws(E) -> T {
         let scheduler = ownerSchedulerForScheduling(member: "run(_:)", file: file, line: line)
-        if scheduler.isCurrent { return try body(self) }
         let object = OwnerBound(self)
-        let result: Result<T, E> = await withCheckedContinuation { continuation in
-            scheduler.schedule({
-                do throws(E) {
-                    continuation.resume(returning: .success(try body(object.value)))
-                } catch {
-                    continuation.resume(returning: .failure(error))
-                }
-            }, file: file, line: line)
-        }
-        return try result.get()
+        return try await scheduler.runInlineOrHop(file: file, line: line) { () throws(E) -> T in try body(object.value) }
     }
 
     /// The owner's scheduler, or a rejection report (precondition tier: it stops the process) when
@@ -83,36 +69,21 @@ extension ScheduleProtectable where Self: SendableMetatype {
         if let scheduler = protection.ownerScheduler { return scheduler }
         let owner = protection.owner
         ScheduleReporting.report(
-            ScheduleViolation(
-                kind: .rejectedWork,
-                tier: .precondition,
-                objectType: String(describing: type(of: self)),
-                objectIdentity: "0x" + String(UInt(bitPattern: Unmanaged.passUnretained(self).toOpaque()), radix: 16),
+            .rejectedWork(
                 member: member,
-                expectedOwner: owner?.description ?? "none (detached)",
-                actualContext: ScheduleContext.describeCurrentExecution(),
-                ownerBoundAt: protection.boundAt,
+                owner: owner?.description ?? "none (detached)",
                 callSite: SourceLocation(file: file, line: line),
-                detail: owner == nil
-                    ? "the object is detached, so there is no owner to send the work to; bind it with "
-                        + "ScheduleProtection(owner:) or handOff(to:) first"
-                    : "the object's owner \(owner!.description) has no scheduler (a plain thread, or "
-                        + "its scheduler no longer exists); hand the object off to a scheduler first"
+                detail: owner.map {
+                    "the object's owner \($0.description) has no scheduler (a plain thread, or its scheduler no "
+                        + "longer exists); hand the object off to a scheduler first"
+                } ?? "the object is detached, so there is no owner to send the work to; bind it with "
+                    + "ScheduleProtection(owner:) or handOff(to:) first",
+                object: self,
+                ownerBoundAt: protection.boundAt
             ),
             objectHandler: protection.capturedHandler
         )
         // Reached only when the precondition tier did not trap, which it always does.
         fatalError("Schedulable: \(member): no owner scheduler")
-    }
-}
-
-/// A reference to a protected object carried to the object's owner inside scheduled work.
-struct OwnerBound<Object: AnyObject>: @unchecked Sendable {
-    // @unchecked: the reference is only dereferenced by the scheduled work, which runs on the
-    // object's owner — the one context the object is confined to.
-    let value: Object
-
-    init(_ value: Object) {
-        self.value = value
     }
 }

@@ -6,81 +6,76 @@ import Musl
 import Darwin
 #endif
 
-/// A pthread mutex with one condition variable: what a thread needs to sleep until work arrives.
+/// The library's one mutex: a `pthread_mutex_t` at a stable heap address.
 ///
-/// `Synchronization.Mutex` has no condition variable, and the idle loop of a thread scheduler must
-/// block in the kernel (no polling, no sleep). pthread primitives are also what ThreadSanitizer
-/// understands natively. The storage is heap-allocated because a pthread mutex must never move.
-final class PlatformLock: @unchecked Sendable {
-    // @unchecked: the pointees are only touched through pthread calls, which synchronise themselves.
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    private let condition: UnsafeMutablePointer<pthread_cond_t>
+/// Every lock in the library is built on it (``ScheduleLock`` for guarded values, the thread
+/// scheduler's event queue with a ``PlatformCondition``). Not `Synchronization.Mutex`: on Linux its
+/// futex is invisible to ThreadSanitizer, which then reports every contended critical section as a
+/// race, and it would raise the package's OS floor; a pthread mutex is intercepted by every sanitizer.
+/// Non-copyable, so the mutex has exactly one owner that destroys it.
+package struct PlatformMutex: ~Copyable {
+    // A pthread mutex must never move once initialised, so it lives on the heap, not inline.
+    let pointer: UnsafeMutablePointer<pthread_mutex_t>
 
-    init() {
-        mutex = .allocate(capacity: 1)
-        mutex.initialize(to: pthread_mutex_t())
-        condition = .allocate(capacity: 1)
-        condition.initialize(to: pthread_cond_t())
-        let mutexResult = pthread_mutex_init(mutex, nil)
-        let conditionResult = pthread_cond_init(condition, nil)
-        precondition(mutexResult == 0 && conditionResult == 0, "Schedulable: pthread_mutex_init/pthread_cond_init failed")
+    package init() {
+        pointer = .allocate(capacity: 1)
+        pointer.initialize(to: pthread_mutex_t())
+        let result = pthread_mutex_init(pointer, nil)
+        precondition(result == 0, "Schedulable: pthread_mutex_init failed with error \(result)")
     }
 
     deinit {
-        pthread_cond_destroy(condition)
-        pthread_mutex_destroy(mutex)
-        condition.deinitialize(count: 1)
-        condition.deallocate()
-        mutex.deinitialize(count: 1)
-        mutex.deallocate()
+        pthread_mutex_destroy(pointer)
+        pointer.deinitialize(count: 1)
+        pointer.deallocate()
     }
 
-    func lock() {
-        pthread_mutex_lock(mutex)
+    package func lock() {
+        pthread_mutex_lock(pointer)
     }
 
-    func unlock() {
-        pthread_mutex_unlock(mutex)
+    package func unlock() {
+        pthread_mutex_unlock(pointer)
     }
 
-    /// Blocks until signalled; call with the lock held (it is held again on return). Wake-ups may be
-    /// spurious: callers re-check their condition in a loop.
-    func wait() {
-        pthread_cond_wait(condition, mutex)
-    }
-
-    func signal() {
-        pthread_cond_signal(condition)
-    }
-
-    func broadcast() {
-        pthread_cond_broadcast(condition)
-    }
-
-    func withLock<T>(_ body: () throws -> T) rethrows -> T {
+    /// Runs `body` with the mutex held.
+    package func withLock<Result, Failure: Error>(_ body: () throws(Failure) -> Result) throws(Failure) -> Result {
         lock()
         defer { unlock() }
         return try body()
     }
 }
 
-/// A one-shot "done" flag a thread can block on: the wait of a synchronous call from a thread that
-/// has no loop of its own to keep turning.
-final class CompletionSignal: @unchecked Sendable {
-    // @unchecked: `isComplete` is only read and written with `lock` held.
-    private let lock = PlatformLock()
-    private var isComplete = false
+/// The library's one condition variable, used with a ``PlatformMutex``: what a thread needs to sleep
+/// in the kernel until another thread says there is something to do (no polling, no sleeping).
+package struct PlatformCondition: ~Copyable {
+    // Heap-allocated for the same reason as the mutex: a pthread condition must never move.
+    private let pointer: UnsafeMutablePointer<pthread_cond_t>
 
-    func complete() {
-        lock.withLock {
-            isComplete = true
-            lock.signal()
-        }
+    package init() {
+        pointer = .allocate(capacity: 1)
+        pointer.initialize(to: pthread_cond_t())
+        let result = pthread_cond_init(pointer, nil)
+        precondition(result == 0, "Schedulable: pthread_cond_init failed with error \(result)")
     }
 
-    func wait() {
-        lock.withLock {
-            while !isComplete { lock.wait() }
-        }
+    deinit {
+        pthread_cond_destroy(pointer)
+        pointer.deinitialize(count: 1)
+        pointer.deallocate()
+    }
+
+    /// Blocks until signalled; call with `mutex` held (it is held again on return). Wake-ups may be
+    /// spurious: callers re-check their condition in a loop.
+    package func wait(on mutex: borrowing PlatformMutex) {
+        pthread_cond_wait(pointer, mutex.pointer)
+    }
+
+    package func signal() {
+        pthread_cond_signal(pointer)
+    }
+
+    package func broadcast() {
+        pthread_cond_broadcast(pointer)
     }
 }

@@ -1,6 +1,3 @@
-import CSchedulableContext
-import Synchronization
-
 /// A single value bound to a scheduler, checked on every access in every build — the always-on
 /// (precondition) tier, like swift-nio's `NIOLoopBound`.
 ///
@@ -31,7 +28,7 @@ public struct ScheduleBound<Value> {
         // No construction window: the always-on tier must never let a second thread through.
         _protection = ScheduleProtection(
             owner: owner.scheduleContext, options: ErasedScheduleOptions(),
-            boundAt: SourceLocation(file: file, line: line), allowsConstructionWindow: false
+            boundAt: SourceLocation(file: file, line: line), allowsConstructionWindow: false, scheduler: owner
         )
         _value = value
     }
@@ -75,12 +72,7 @@ public struct ScheduleBound<Value> {
     @inlinable
     @inline(__always)
     func _check(_ member: StaticString, _ file: StaticString, _ line: UInt) {
-        if _protection._fastOwnerID.load(ordering: .relaxed) != UInt(csched_current_id()) {
-            _protection._checkFailedFastPath(
-                object: nil, member: .method(member, callSite: SourceLocation(file: file, line: line)),
-                tier: .precondition
-            )
-        }
+        _protection._checkMethod(nil, member, file, line, tier: .precondition)
     }
 }
 

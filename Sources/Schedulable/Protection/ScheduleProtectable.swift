@@ -1,6 +1,3 @@
-import CSchedulableContext
-import Synchronization
-
 /// A class whose members are checked against the scheduler it belongs to. Opt in per type — no macros,
 /// no runtime hooks — by storing a ``ScheduleProtection``:
 ///
@@ -36,12 +33,7 @@ extension ScheduleProtectable {
     @inline(__always)
     public func assertScheduled(_ member: StaticString = #function, file: StaticString = #fileID, line: UInt = #line) {
         #if SCHEDULABLE_CHECKS
-        let protection = scheduleProtection
-        if protection._fastOwnerID.load(ordering: .relaxed) != UInt(csched_current_id()) {
-            protection._checkFailedFastPath(
-                object: self, member: .method(member, callSite: SourceLocation(file: file, line: line)), tier: .assert
-            )
-        }
+        scheduleProtection._checkMethod(self, member, file, line, tier: .assert)
         #endif
     }
 
@@ -57,13 +49,7 @@ extension ScheduleProtectable {
     public func preconditionScheduled(
         _ member: StaticString = #function, file: StaticString = #fileID, line: UInt = #line
     ) {
-        let protection = scheduleProtection
-        if protection._fastOwnerID.load(ordering: .relaxed) != UInt(csched_current_id()) {
-            protection._checkFailedFastPath(
-                object: self, member: .method(member, callSite: SourceLocation(file: file, line: line)),
-                tier: .precondition
-            )
-        }
+        scheduleProtection._checkMethod(self, member, file, line, tier: .precondition)
     }
 
     /// Whether the calling code may use this object right now (it runs in the owner's context, or the

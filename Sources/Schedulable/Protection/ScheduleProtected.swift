@@ -1,6 +1,3 @@
-import CSchedulableContext
-import Synchronization
-
 /// A stored property of a ``ScheduleProtectable`` class whose every get, set and in-place mutation is
 /// checked against the object's owner — debug tier: in release builds (without the `ReleaseChecks`
 /// trait) the wrapper stores only the value and the accessors compile to plain loads and stores.
@@ -98,7 +95,7 @@ public struct ScheduleProtected<Value> {
         _ storageKeyPath: ReferenceWritableKeyPath<Object, Self>
     ) {
         let protection = object.scheduleProtection
-        if _slowPath(protection._fastOwnerID.load(ordering: .relaxed) != UInt(csched_current_id())) {
+        if _slowPath(!protection._passesFastPath) {
             let storage = object[keyPath: storageKeyPath]
             protection._checkFailedFastPath(
                 object: object,

@@ -1,19 +1,42 @@
 import CSchedulableContext
-import Dispatch
 
-/// The one entry point every violation goes through.
+/// Delivery: the one path every violation takes to a handler, and the trap that follows for the
+/// precondition tier. It decides nothing about ownership — the layers that detect a violation have
+/// decided that before they call here.
 package enum ScheduleReporting {
-    /// Delivers `violation` to the first handler that applies: the object's captured handler, the
-    /// scope's, else the process-wide one. Precondition-tier violations then trap, after printing.
+    /// The handler a violation goes to: the one the object captured at creation, else the scope's,
+    /// else the process-wide one.
+    ///
+    /// - Parameter objectHandler: The handler the object captured, if any.
+    /// - Returns: The handler that applies.
+    package static func handler(objectHandler: (any ScheduleViolationHandler)?) -> any ScheduleViolationHandler {
+        objectHandler ?? ScheduleProtectionSystem.scopedHandler ?? ScheduleProtectionSystem.handler
+    }
+
+    /// Whether delivering `violation` to `handler` ends with the process stopped: the precondition
+    /// tier always does, and so does the trap handler for anything but a note.
+    package static func endsInTrap(_ violation: ScheduleViolation, handledBy handler: any ScheduleViolationHandler) -> Bool {
+        violation.tier == .precondition || (violation.tier != .note && handler is TrapViolationHandler)
+    }
+
+    /// Whether a violation is being delivered on this thread right now (a handler runs).
+    package static var isDeliveringOnThisThread: Bool { csched_is_reporting() }
+
+    /// Delivers `violation` to the handler that applies (see ``handler(objectHandler:)``).
     ///
     /// - Parameters:
     ///   - violation: What happened.
     ///   - objectHandler: The handler the object captured at creation, if any.
-    ///   - owner: The owner the check failed for; a queue owner lets libdispatch arbitrate first when
-    ///     the outcome would be a trap anyway.
-    package static func report(
-        _ violation: ScheduleViolation, objectHandler: (any ScheduleViolationHandler)?, owner: ScheduleContext? = nil
-    ) {
+    package static func report(_ violation: ScheduleViolation, objectHandler: (any ScheduleViolationHandler)?) {
+        report(violation, to: handler(objectHandler: objectHandler))
+    }
+
+    /// Delivers `violation` to `handler`; a precondition-tier violation then prints and traps.
+    ///
+    /// - Parameters:
+    ///   - violation: What happened.
+    ///   - handler: Where it goes.
+    package static func report(_ violation: ScheduleViolation, to handler: any ScheduleViolationHandler) {
         guard csched_reporting_enter() else {
             // A handler touched a protected object from the wrong context. Delivering this would
             // re-enter the handler (possibly forever); printing it loses nothing.
@@ -24,35 +47,11 @@ package enum ScheduleReporting {
             if violation.tier == .precondition { trap(violation) }
             return
         }
-        let handler = objectHandler ?? ScheduleProtectionSystem.scopedHandler ?? ScheduleProtectionSystem.handler
-        if let queue = owner?.queue, violation.tier != .note,
-            violation.tier == .precondition || handler is TrapViolationHandler,
-            dispatchHoldsQueue(queue, elseTrapPrinting: violation)
-        {
-            csched_reporting_leave()
-            return
-        }
         handler.handle(violation)
         csched_reporting_leave()
         if violation.tier == .precondition {
             StandardError.write(violation.description + "\n")
             trap(violation)
-        }
-    }
-
-    /// Asks libdispatch whether this thread holds `queue`. It knows about one case the library cannot
-    /// see without trapping: raw `someQueue.sync {}` called from raw work on `queue`. Its answer is a
-    /// trap when "no", so this is used only when the outcome would be a trap anyway; the report is
-    /// armed first, because a failing `dispatchPrecondition` prints nothing on Linux.
-    ///
-    /// - Returns: `true` when the thread holds the queue (no violation); otherwise it does not return.
-    private static func dispatchHoldsQueue(_ queue: DispatchQueue, elseTrapPrinting violation: ScheduleViolation) -> Bool {
-        let report = violation.description + "\n"
-        return report.withCString { text in
-            csched_arm_trap_report(text)
-            defer { csched_disarm_trap_report() }
-            dispatchPrecondition(condition: .onQueue(queue))
-            return true
         }
     }
 

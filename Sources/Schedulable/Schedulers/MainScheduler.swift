@@ -34,12 +34,8 @@ public final class MainScheduler: Scheduler {
     /// - Parameter body: The work to run.
     /// - Returns: What `body` returns.
     public func sync<T>(_ body: () throws -> T) rethrows -> T {
-        if isCurrent { return try body() }
-        let context = scheduleContext
         // Through a plain `DispatchQueue` value: the `.main` overload of `sync` assumes the main actor.
         let queue: DispatchQueue = DispatchQueue.main
-        return try BlockedCallerToken.withCurrent { caller in
-            try queue.sync { try context.run(onBehalfOf: caller, body) }
-        }
+        return try queue.sync(as: scheduleContext, body)
     }
 }

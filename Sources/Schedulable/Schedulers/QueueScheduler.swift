@@ -67,7 +67,11 @@ public final class QueueScheduler: Scheduler {
         // Tags the queue so work submitted to it directly is recognised (idempotent for a queue that
         // is wrapped twice: the value is the same context).
         queue.setSpecific(key: scheduleContextQueueKey, value: context)
-        context.attach(self)
+        SchedulerRegistry.register(self)
+    }
+
+    deinit {
+        SchedulerRegistry.forget(scheduleContext.id)
     }
 
     /// Wraps a serial queue created elsewhere.
@@ -134,11 +138,7 @@ public final class QueueScheduler: Scheduler {
     /// - Parameter body: The work to run.
     /// - Returns: What `body` returns.
     public func sync<T>(_ body: () throws -> T) rethrows -> T {
-        if isCurrent { return try body() }
-        let context = scheduleContext
-        return try BlockedCallerToken.withCurrent { caller in
-            try queue.sync { try context.run(onBehalfOf: caller, body) }
-        }
+        try queue.sync(as: scheduleContext, body)
     }
 
     private func runWatchingExclusion(_ work: () -> Void) {
@@ -151,7 +151,7 @@ public final class QueueScheduler: Scheduler {
                     tier: .precondition,
                     member: "schedule(_:)",
                     expectedOwner: scheduleContext.description,
-                    actualContext: ScheduleContext.describeCurrentExecution(),
+                    actualContext: CurrentExecution.description,
                     detail: "two blocks of the wrapped queue \"\(queue.label)\" ran at the same time: it is "
                         + "not serial, so it cannot own objects; wrap a serial queue instead"
                 ),
@@ -159,19 +159,5 @@ public final class QueueScheduler: Scheduler {
             )
         }
         scheduleContext.run(work)
-    }
-}
-
-/// Thrown when a scheduler is configured with input it cannot honour (a concurrent or main queue
-/// where a serial queue is required).
-public struct ScheduleConfigurationError: Error, Sendable, CustomStringConvertible {
-    /// What is wrong and how to fix it.
-    public let description: String
-
-    /// Creates an error.
-    ///
-    /// - Parameter description: What is wrong and how to fix it.
-    public init(_ description: String) {
-        self.description = description
     }
 }

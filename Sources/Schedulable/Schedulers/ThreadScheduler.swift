@@ -60,10 +60,11 @@ public final class ThreadScheduler: Scheduler {
         loop.start(threadName: label) {
             _ = Self.applyToCurrentThread(qos)
         }
-        context.attach(self)
+        SchedulerRegistry.register(self)
     }
 
     deinit {
+        SchedulerRegistry.forget(scheduleContext.id)
         // Nothing can submit to this scheduler any more; let the thread drain and end on its own.
         // (`deinit` may run on the scheduler's own thread, so it must not wait for it.)
         loop.shutdown(waits: false)
@@ -90,11 +91,7 @@ public final class ThreadScheduler: Scheduler {
     ///   - file: The call site, for a rejection report.
     ///   - line: The call site, for a rejection report.
     public func perform(_ work: @escaping @Sendable () -> Void, file: StaticString = #fileID, line: UInt = #line) {
-        if isCurrent {
-            work()
-        } else {
-            schedule(work, file: file, line: line)
-        }
+        performInlineOrSchedule(file: file, line: line, work)
     }
 
     /// Runs `body` on this scheduler and returns its result.
@@ -126,7 +123,7 @@ public final class ThreadScheduler: Scheduler {
             let call = SyncCall(body: escapable)
             let context = scheduleContext
             CallerWait.wait { blockedCaller, wake in
-                submit(file: file, line: line) {
+                submit(member: "sync(_:)", file: file, line: line) {
                     if let blockedCaller {
                         context.run(onBehalfOf: blockedCaller) { call.run() }
                     } else {
@@ -137,25 +134,6 @@ public final class ThreadScheduler: Scheduler {
                 }
             }
             return try call.result!.get()
-        }
-    }
-
-    private func submit(file: StaticString, line: UInt, _ event: @escaping @Sendable () -> Void) {
-        do {
-            try trySchedule(event)
-        } catch {
-            ScheduleReporting.report(
-                ScheduleViolation(
-                    kind: .rejectedWork,
-                    tier: .precondition,
-                    member: "sync(_:)",
-                    expectedOwner: scheduleContext.description,
-                    actualContext: ScheduleContext.describeCurrentExecution(),
-                    callSite: SourceLocation(file: file, line: line),
-                    detail: error.description
-                ),
-                objectHandler: nil
-            )
         }
     }
 
@@ -221,27 +199,4 @@ public final class ThreadScheduler: Scheduler {
 
     /// The OS thread id of the scheduler's thread (for tests that read its CPU time).
     package var osThreadID: UInt64 { loop.osThreadID.load(ordering: .acquiring) }
-}
-
-/// The body of a synchronous call and its result, carried to the scheduler's thread and back.
-private final class SyncCall<T, E: Error>: @unchecked Sendable {
-    // @unchecked: `body` and `result` are used first on the scheduler's thread, then — after the
-    // completion signal, which orders the accesses — on the waiting caller's thread; never at once.
-    private var body: (() throws(E) -> T)?
-    var result: Result<T, E>?
-
-    init(body: @escaping () throws(E) -> T) {
-        self.body = body
-    }
-
-    /// Runs the body once and lets go of it before the caller is woken: the body is a non-escaping
-    /// closure lent through `withoutActuallyEscaping`, which must not outlive the call.
-    func run() {
-        let body = self.body.take()!
-        do throws(E) {
-            result = .success(try body())
-        } catch {
-            result = .failure(error)
-        }
-    }
 }

@@ -14,18 +14,21 @@ import Darwin
 /// Kept apart from the public class so that the thread holds the loop, not the scheduler: dropping the
 /// last reference to a scheduler that was never shut down still lets it shut down (from `deinit`).
 final class ThreadSchedulerLoop: @unchecked Sendable {
-    // @unchecked: every mutable field below is either guarded by `lock` or confined to the loop
+    // @unchecked: every mutable field below is either guarded by `mutex` (or `exitMutex`) or confined to the loop
     // thread, as its comment says; the rest are immutable.
 
     typealias Event = @Sendable () -> Void
 
     let context: ScheduleContext
-    let lock = PlatformLock()
-    /// Separate from `lock`'s condition so that `shutdown()` callers waiting for the loop to finish
+    private let mutex = PlatformMutex()
+    /// Signalled when an event arrives or the loop must stop; only the loop thread waits on it.
+    private let wakeUp = PlatformCondition()
+    /// Separate from `mutex` and `wakeUp` so that `shutdown()` callers waiting for the loop to finish
     /// are never woken instead of the loop thread (which a `signal` could otherwise do).
-    private let exitLock = PlatformLock()
+    private let exitMutex = PlatformMutex()
+    private let exitCondition = PlatformCondition()
 
-    // Guarded by `lock`.
+    // Guarded by `mutex`.
     private var pending: [Event?] = []
     private var isAccepting = true
     private var isLoopWaiting = false
@@ -34,7 +37,7 @@ final class ThreadSchedulerLoop: @unchecked Sendable {
     private var isJoinClaimed = false
     private var detachesOnExit = false
 
-    // Guarded by `exitLock`.
+    // Guarded by `exitMutex`.
     private var hasExited = false
 
     // Confined to the loop thread. The batch is a member, not a local, so that a nested pump (a
@@ -84,8 +87,8 @@ final class ThreadSchedulerLoop: @unchecked Sendable {
         }
         // Wait until the thread knows who it is, so that `isOnLoopThread` and the thread id are
         // exact from the moment the initializer returns.
-        exitLock.withLock {
-            while loopThreadID.load(ordering: .acquiring) == 0 { exitLock.wait() }
+        exitMutex.withLock {
+            while loopThreadID.load(ordering: .acquiring) == 0 { exitCondition.wait(on: exitMutex) }
         }
     }
 
@@ -107,17 +110,17 @@ final class ThreadSchedulerLoop: @unchecked Sendable {
         info.onThreadStart()
         pthread_setspecific(currentLoopKey, Unmanaged.passUnretained(loop).toOpaque())
         loop.osThreadID.store(csched_os_thread_id(), ordering: .releasing)
-        loop.exitLock.withLock {
+        loop.exitMutex.withLock {
             loop.loopThreadID.store(UInt(csched_thread_unique_id()), ordering: .releasing)
-            loop.exitLock.broadcast()
+            loop.exitCondition.broadcast()
         }
         loop.runLoop()
         pthread_setspecific(currentLoopKey, nil)
-        let detaches = loop.lock.withLock { loop.detachesOnExit }
+        let detaches = loop.mutex.withLock { loop.detachesOnExit }
         if detaches { pthread_detach(pthread_self()) }
-        loop.exitLock.withLock {
+        loop.exitMutex.withLock {
             loop.hasExited = true
-            loop.exitLock.broadcast()
+            loop.exitCondition.broadcast()
         }
     }
 
@@ -136,22 +139,22 @@ final class ThreadSchedulerLoop: @unchecked Sendable {
 
     /// Appends `event`, or returns false when the loop no longer accepts events.
     func enqueue(_ event: @escaping Event) -> Bool {
-        lock.lock()
+        mutex.lock()
         guard isAccepting else {
-            lock.unlock()
+            mutex.unlock()
             return false
         }
         pending.append(event)
-        // Only the loop thread ever waits on `lock`'s condition, and only when it has nothing to do.
-        if isLoopWaiting { lock.signal() }
-        lock.unlock()
+        // Only the loop thread ever waits on `wakeUp`, and only when it has nothing to do.
+        if isLoopWaiting { wakeUp.signal() }
+        mutex.unlock()
         return true
     }
 
     /// Wakes the loop if it waits, so that a pumping synchronous call can see its completion.
     func wake() {
-        lock.withLock {
-            if isLoopWaiting { lock.signal() }
+        mutex.withLock {
+            if isLoopWaiting { wakeUp.signal() }
         }
     }
 
@@ -161,37 +164,37 @@ final class ThreadSchedulerLoop: @unchecked Sendable {
     private func runLoop() {
         while true {
             if runNextBufferedEvent() { continue }
-            lock.lock()
+            mutex.lock()
             while pending.isEmpty && isAccepting {
                 isLoopWaiting = true
-                lock.wait()
+                wakeUp.wait(on: mutex)
                 isLoopWaiting = false
             }
             if pending.isEmpty {
                 // Shut down, and every accepted event has run.
-                lock.unlock()
+                mutex.unlock()
                 return
             }
             swap(&pending, &batch)
-            lock.unlock()
+            mutex.unlock()
         }
     }
 
     /// Runs this loop's events until `completion` is set: the wait of a synchronous call made from
     /// this loop's own thread, which keeps the loop turning so that work it waits for may call back
     /// into it (the POS Assembly cycle). Events still run one at a time, on this thread, in order.
-    func pump(until completion: SyncCompletion) {
+    func pump(until completion: Completion) {
         while true {
             if completion.isDone { return }
             if runNextBufferedEvent() { continue }
-            lock.lock()
+            mutex.lock()
             while pending.isEmpty && !completion.isDone {
                 isLoopWaiting = true
-                lock.wait()
+                wakeUp.wait(on: mutex)
                 isLoopWaiting = false
             }
             if !pending.isEmpty { swap(&pending, &batch) }
-            lock.unlock()
+            mutex.unlock()
         }
     }
 
@@ -221,9 +224,9 @@ final class ThreadSchedulerLoop: @unchecked Sendable {
     /// and the thread has ended.
     func shutdown(waits: Bool) {
         let joinsHere: Bool
-        lock.lock()
+        mutex.lock()
         isAccepting = false
-        if isLoopWaiting { lock.signal() }
+        if isLoopWaiting { wakeUp.signal() }
         if isJoinClaimed {
             joinsHere = false
         } else if waits && !isOnLoopThread {
@@ -234,7 +237,7 @@ final class ThreadSchedulerLoop: @unchecked Sendable {
             detachesOnExit = true
             joinsHere = false
         }
-        lock.unlock()
+        mutex.unlock()
         if joinsHere {
             #if canImport(Darwin)
             pthread_join(thread!, nil)
@@ -242,14 +245,14 @@ final class ThreadSchedulerLoop: @unchecked Sendable {
             pthread_join(thread, nil)
             #endif
         } else if waits && !isOnLoopThread {
-            exitLock.withLock {
-                while !hasExited { exitLock.wait() }
+            exitMutex.withLock {
+                while !hasExited { exitCondition.wait(on: exitMutex) }
             }
         }
     }
 
     var isShutDown: Bool {
-        lock.withLock { !isAccepting }
+        mutex.withLock { !isAccepting }
     }
 }
 
@@ -260,17 +263,3 @@ private let currentLoopKey: pthread_key_t = {
     precondition(result == 0, "Schedulable: pthread_key_create failed with error \(result)")
     return key
 }()
-
-/// The "done" flag of a synchronous call whose caller pumps its own loop while it waits.
-final class SyncCompletion: Sendable {
-    private let done = Atomic<Bool>(false)
-
-    var isDone: Bool { done.load(ordering: .acquiring) }
-
-    /// Sets the flag, then wakes the waiting loop. The flag is set before the loop's lock is taken,
-    /// and the loop re-reads it with the lock held before it sleeps, so the wake-up cannot be lost.
-    func complete(waking loop: ThreadSchedulerLoop) {
-        done.store(true, ordering: .releasing)
-        loop.wake()
-    }
-}

@@ -22,14 +22,14 @@ enum CallerWait {
         {
             // The caller is the loop's own event (not code that pushed some other context on top):
             // keep the loop turning.
-            let completion = SyncCompletion()
+            let completion = Completion()
             start(nil) { completion.complete(waking: callerLoop) }
             callerLoop.pump(until: completion)
         } else {
             BlockedCallerToken.withCurrent { caller in
-                let signal = CompletionSignal()
-                start(caller) { signal.complete() }
-                signal.wait()
+                let completion = Completion()
+                start(caller) { completion.complete() }
+                completion.wait()
             }
         }
     }

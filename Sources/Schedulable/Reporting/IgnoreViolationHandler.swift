@@ -1,0 +1,16 @@
+/// Ignores debug-tier violations. Precondition-tier violations still print and trap: they guard
+/// memory safety, not style.
+public struct IgnoreViolationHandler: ScheduleViolationHandler {
+    /// Creates the handler.
+    public init() {}
+
+    /// Does nothing.
+    ///
+    /// - Parameter violation: What happened.
+    public func handle(_ violation: ScheduleViolation) {}
+}
+
+extension ScheduleViolationHandler where Self == IgnoreViolationHandler {
+    /// Ignore debug-tier violations.
+    public static var off: Self { IgnoreViolationHandler() }
+}

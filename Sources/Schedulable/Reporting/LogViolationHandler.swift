@@ -1,0 +1,65 @@
+/// Prints each distinct violation (per type and member; a note per call site) to standard error once,
+/// then counts repeats, printing the count again each time it doubles so a hot loop cannot flood the log.
+public final class LogViolationHandler: ScheduleViolationHandler {
+    private struct Key: Hashable {
+        var kind: ScheduleViolation.Kind
+        var member: String
+        /// Set for notes only: a note is about one call site (the `present()` that waited), and one
+        /// entry per type would hide every other place that waits.
+        var callSite: SourceLocation?
+    }
+
+    private let counts = ScheduleLock<[Key: Int]>([:])
+    private let output: @Sendable (String) -> Void
+
+    /// Creates a handler that writes to standard error.
+    public convenience init() {
+        self.init(output: { StandardError.write($0) })
+    }
+
+    /// Creates a handler that writes its lines to `output` (for tests and custom sinks).
+    ///
+    /// - Parameter output: Receives each log entry, newline-terminated.
+    public init(output: @escaping @Sendable (String) -> Void) {
+        self.output = output
+    }
+
+    /// Logs `violation` the first time its type and member are seen, then at counts 2, 4, 8, ….
+    ///
+    /// - Parameter violation: What happened.
+    public func handle(_ violation: ScheduleViolation) {
+        let key = Key(
+            kind: violation.kind, member: violation.qualifiedMember,
+            callSite: violation.tier == .note ? violation.callSite : nil
+        )
+        let count = counts.withLock { counts -> Int in
+            counts[key, default: 0] += 1
+            return counts[key]!
+        }
+        if count == 1 {
+            output(violation.description + "\n")
+        } else if count & (count - 1) == 0 {
+            if violation.tier == .note {
+                let place = violation.callSite.map { " at \($0)" } ?? ""
+                output("Schedulable: note: \(violation.qualifiedMember) had to wait again\(place) (\(count) times so far)\n")
+            } else {
+                output("Schedulable: \(violation.qualifiedMember) used outside its owner again (\(count) times so far)\n")
+            }
+        }
+    }
+
+    /// How many times a member has been reported, by `Type.member`.
+    ///
+    /// - Parameter qualifiedMember: `Type.member` as in ``ScheduleViolation/qualifiedMember``.
+    /// - Returns: The number of violations seen for it.
+    public func count(for qualifiedMember: String) -> Int {
+        counts.withLock { counts in
+            counts.reduce(0) { $0 + ($1.key.member == qualifiedMember ? $1.value : 0) }
+        }
+    }
+}
+
+extension ScheduleViolationHandler where Self == LogViolationHandler {
+    /// Print each distinct violation once to standard error, with repeat counts.
+    public static var log: Self { LogViolationHandler() }
+}

@@ -1,0 +1,24 @@
+/// Prints the whole report to standard error, then stops the process.
+///
+/// The report is printed first because on Linux a failing `dispatchPrecondition` or `precondition`
+/// in an optimized build prints nothing at all.
+public struct TrapViolationHandler: ScheduleViolationHandler {
+    /// Creates the handler.
+    public init() {}
+
+    /// Prints `violation` and traps; a ``ScheduleViolation/Tier/note`` is printed and nothing more.
+    ///
+    /// - Parameter violation: What happened.
+    public func handle(_ violation: ScheduleViolation) {
+        StandardError.write(violation.description + "\n")
+        // A note reports nothing wrong (a future that had to be waited for): stopping the process
+        // for it would turn a performance hint into a crash.
+        if violation.tier == .note { return }
+        fatalError("Schedulable: \(violation.qualifiedMember) used outside its owner (report above)")
+    }
+}
+
+extension ScheduleViolationHandler where Self == TrapViolationHandler {
+    /// Print the report, then trap (the default in debug builds).
+    public static var trap: Self { TrapViolationHandler() }
+}

@@ -1,0 +1,19 @@
+import Dispatch
+
+extension DispatchQueue {
+    /// `sync` for a library queue scheduler (or the main queue): runs `body` inline when the calling
+    /// code already runs in `context` (no deadlock), otherwise on the queue while the caller blocks.
+    /// Inside `body` the caller's own contexts still pass their checks: the caller is blocked, so
+    /// exclusion holds.
+    ///
+    /// - Parameters:
+    ///   - context: The context of the scheduler this queue belongs to.
+    ///   - body: The work to run.
+    /// - Returns: What `body` returns.
+    func sync<T>(as context: ScheduleContext, _ body: () throws -> T) rethrows -> T {
+        if context.isCurrent { return try body() }
+        return try BlockedCallerToken.withCurrent { caller in
+            try sync { try context.run(onBehalfOf: caller, body) }
+        }
+    }
+}
