@@ -1,8 +1,10 @@
 import Schedulable
 import Testing
 
-/// Expects `body` to cause at least one schedule violation, and returns the violations it caused
-/// (none of them is reported as an issue). Records an issue at the call site when there is none.
+/// Expects `body` to cause at least one schedule violation, and returns the violations it caused (none of
+/// them is reported as an issue).
+///
+/// Records an issue at the call site when there is none.
 ///
 /// For testing your own guards:
 ///
@@ -43,6 +45,7 @@ public func expectScheduleViolation(
 }
 
 /// Expects async `body` to cause at least one schedule violation, and returns the violations it caused.
+///
 /// Records an issue at the call site when there is none.
 ///
 /// - Parameters:

@@ -33,7 +33,9 @@ import Testing
 /// - Precondition-tier checks (`preconditionScheduled()`, `ScheduleBound`) still stop the process:
 ///   they guard memory safety. Test them with exit tests.
 public struct ScheduleProtectedTrait: TestTrait, SuiteTrait, TestScoping {
-    /// Creates the trait. Spell it `.scheduleProtected`.
+    /// Creates the trait.
+    ///
+    /// Spell it `.scheduleProtected`.
     public init() {}
 
     /// `true`: on a suite, the trait reaches the tests of nested suites too.
@@ -106,8 +108,10 @@ public struct ScheduleProtectedTrait: TestTrait, SuiteTrait, TestScoping {
 }
 
 extension Trait where Self == ScheduleProtectedTrait {
-    /// Makes schedule violations of the test's objects fail that test (from any thread), instead of
-    /// stopping the test process. See ``ScheduleProtectedTrait``.
+    /// Makes schedule violations of the test's objects fail that test (from any thread), instead of stopping
+    /// the test process.
+    ///
+    /// See ``ScheduleProtectedTrait``.
     public static var scheduleProtected: Self { ScheduleProtectedTrait() }
 }
 

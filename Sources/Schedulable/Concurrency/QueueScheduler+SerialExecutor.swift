@@ -25,9 +25,11 @@ extension QueueScheduler: SerialExecutor {
     }
 
     /// Returns when the calling code runs on this queue (or on a queue that targets it, or inside a
-    /// synchronous call made from it). When the library's token cannot confirm that, defers to
-    /// `dispatchPrecondition(condition: .onQueue(queue))`, which knows every case; a failure there
-    /// stops the process silently on Linux, so the report is armed to print first.
+    /// synchronous call made from it).
+    ///
+    /// When the library's token cannot confirm that, defers to
+    /// `dispatchPrecondition(condition: .onQueue(queue))`, which knows every case; a failure there stops
+    /// the process silently on Linux, so the report is armed to print first.
     public func checkIsolated() {
         if isCurrent { return }
         let violation = ScheduleViolation.isolationFailure(scheduleContext, member: "checkIsolated()")

@@ -25,8 +25,10 @@ public final class ScheduleContext: Sendable, CustomStringConvertible {
     /// The scheduler's label (`com.app.network.images`, "main thread", …).
     public let label: String
 
-    /// The context this one is a branch of, if any. Work running in a branch also holds its parent:
-    /// a branch's queue targets the parent's, so their work never overlaps.
+    /// The context this one is a branch of, if any.
+    ///
+    /// Work running in a branch also holds its parent: a branch's queue targets the parent's, so their work
+    /// never overlaps.
     public let parent: ScheduleContext?
 
     /// The process-unique id the fast path compares with the thread-local token.

@@ -1,6 +1,8 @@
 extension Future {
-    /// A future of `transform` applied to this future's value, run on the same scheduler once the
-    /// value is there. An error skips `transform` and passes through.
+    /// A future of `transform` applied to this future's value, run on the same scheduler once the value is
+    /// there.
+    ///
+    /// An error skips `transform` and passes through.
     ///
     /// The transform is a new event of the scheduler, submitted when this future completes: it runs
     /// after this future's work, and after whatever reached the scheduler before that moment.
@@ -27,9 +29,10 @@ extension Future {
         return mapped
     }
 
-    /// A future that continues with the future `transform` returns — to start dependent work, on
-    /// this scheduler or another, once this value is there. An error skips `transform` and passes
-    /// through.
+    /// A future that continues with the future `transform` returns — to start dependent work, on this
+    /// scheduler or another, once this value is there.
+    ///
+    /// An error skips `transform` and passes through.
     ///
     /// `transform` runs on ``scheduler`` (see ``map(file:line:_:)``). The returned future belongs to
     /// this scheduler: ``present(file:line:)`` detects a deadlock on it (and its tree), not on the
@@ -58,8 +61,10 @@ extension Future {
         return flattened
     }
 
-    /// Runs `body` with the outcome on `scheduler` once it is there — STMQ's `whenPresent:`, which
-    /// never waits. The outcome is a `Result` so that a failed future cannot be dropped silently.
+    /// Runs `body` with the outcome on `scheduler` once it is there — STMQ's `whenPresent:`, which never
+    /// waits.
+    ///
+    /// The outcome is a `Result` so that a failed future cannot be dropped silently.
     ///
     /// `body` is always a new event of the target scheduler, even when the value is already there:
     /// it never runs before this call returns. A target that was shut down reports

@@ -9,10 +9,11 @@ public enum FutureSystem {
     private static let inline = Atomic<Bool>(false)
     private static let logsWaits = Atomic<Bool>(true)
 
-    /// A debugging aid: when `true`, futures stop being asynchronous. `future { }` runs its body to
-    /// completion before it returns, and ``Future/present(file:line:)`` returns at once, so the
-    /// program runs as plain synchronous calls (one flow of control, no interleaving) — handy to tell
-    /// whether a bug comes from the order futures run in. Default: `false`.
+    /// A debugging aid: when `true`, futures stop being asynchronous.
+    ///
+    /// `future { }` runs its body to completion before it returns, and ``Future/present(file:line:)`` returns
+    /// at once, so the program runs as plain synchronous calls (one flow of control, no interleaving) — handy
+    /// to tell whether a bug comes from the order futures run in. Default: `false`.
     ///
     /// The body still runs *on the future's scheduler*, never on a thread where its object's checks
     /// would fail: directly when the calling code already runs there (or holds it), otherwise as a
@@ -28,11 +29,12 @@ public enum FutureSystem {
         set { inline.store(newValue, ordering: .relaxed) }
     }
 
-    /// Whether ``Future/present(file:line:)`` sends a ``ScheduleViolation/Kind/waitingRequired`` note
-    /// through the violation handlers when it has to wait for the work (default: `true`). The note
-    /// carries the call site and the future's creation site; handlers never trap on notes (the trap
-    /// handler prints them, the log handler logs each call site once with repeat counts, `.off`
-    /// ignores them). Turn it off when waiting is expected.
+    /// Whether ``Future/present(file:line:)`` sends a ``ScheduleViolation/Kind/waitingRequired`` note through
+    /// the violation handlers when it has to wait for the work (default: `true`).
+    ///
+    /// The note carries the call site and the future's creation site; handlers never trap on notes (the trap
+    /// handler prints them, the log handler logs each call site once with repeat counts, `.off` ignores
+    /// them). Turn it off when waiting is expected.
     public static var logsWhenWaitingIsRequired: Bool {
         get { logsWaits.load(ordering: .relaxed) }
         set { logsWaits.store(newValue, ordering: .relaxed) }

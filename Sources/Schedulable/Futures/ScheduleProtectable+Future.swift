@@ -1,7 +1,9 @@
 extension ScheduleProtectable where Self: SendableMetatype {
     /// Starts `body` with this object on the object's owner and returns its future at once — STMQ's
-    /// `[object future]`. The body runs after the work already submitted to the owner; the futures of
-    /// one owner run in the order they were made.
+    /// `[object future]`.
+    ///
+    /// The body runs after the work already submitted to the owner; the futures of one owner run in the order
+    /// they were made.
     ///
     /// ```swift
     /// let count = uploads.future { uploads in uploads.pendingCount }

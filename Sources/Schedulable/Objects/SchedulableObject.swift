@@ -19,8 +19,10 @@ public final class SchedulableObject<Object> {
     private let protection: ScheduleProtection
     private var storage: Object
 
-    /// Wraps `object` for `scheduler`. The value is *sent* into the wrapper (the caller keeps no
-    /// access), so creating it on another thread is safe.
+    /// Wraps `object` for `scheduler`.
+    ///
+    /// The value is *sent* into the wrapper (the caller keeps no access), so creating it on another thread is
+    /// safe.
     ///
     /// - Parameters:
     ///   - object: The value to confine.
@@ -38,8 +40,10 @@ public final class SchedulableObject<Object> {
     }
 
     /// Wraps `object`, which already lives on `scheduler`, for objects that are part of a graph on the
-    /// scheduler (a printer that shares its options provider with another wrapper) and so cannot be
-    /// *sent* into the wrapper on their own. Call it on `scheduler`: that is checked, always.
+    /// scheduler (a printer that shares its options provider with another wrapper) and so cannot be *sent*
+    /// into the wrapper on their own.
+    ///
+    /// Call it on `scheduler`: that is checked, always.
     ///
     /// ```swift
     /// let (options, printer) = business.sync {
@@ -68,7 +72,9 @@ public final class SchedulableObject<Object> {
     }
 
     /// The wrapped value, for code that already runs on ``scheduler`` (the pattern's first rule: same
-    /// scheduler, direct call). Every get, set and in-place mutation is checked once, always.
+    /// scheduler, direct call).
+    ///
+    /// Every get, set and in-place mutation is checked once, always.
     public var object: Object {
         get {
             check("object", #fileID, #line)
@@ -84,8 +90,9 @@ public final class SchedulableObject<Object> {
         }
     }
 
-    /// Runs `work` with the value on ``scheduler``, later. A scheduler that rejects the work (shut
-    /// down) reports it as ``ScheduleViolation/Kind/rejectedWork``.
+    /// Runs `work` with the value on ``scheduler``, later.
+    ///
+    /// A scheduler that rejects the work (shut down) reports it as ``ScheduleViolation/Kind/rejectedWork``.
     ///
     /// - Parameters:
     ///   - file: The call site, for a rejection report.
@@ -111,8 +118,9 @@ public final class SchedulableObject<Object> {
     }
 
     /// Runs `body` with the value on ``scheduler`` and returns its result: inline when the calling code
-    /// already runs there, otherwise after a hop. The work runs even if the calling task is cancelled
-    /// meanwhile.
+    /// already runs there, otherwise after a hop.
+    ///
+    /// The work runs even if the calling task is cancelled meanwhile.
     ///
     /// - Parameters:
     ///   - file: The call site, for a rejection report.

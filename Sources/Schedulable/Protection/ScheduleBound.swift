@@ -16,8 +16,10 @@ public struct ScheduleBound<Value> {
     @usableFromInline
     var _value: Value
 
-    /// Binds `value` to `owner`. Creating the box off the owner is safe: the value is *sent* into it
-    /// (the caller keeps no access), and from then on only the owner can reach it.
+    /// Binds `value` to `owner`.
+    ///
+    /// Creating the box off the owner is safe: the value is *sent* into it (the caller keeps no access), and
+    /// from then on only the owner can reach it.
     ///
     /// - Parameters:
     ///   - value: The value to protect.

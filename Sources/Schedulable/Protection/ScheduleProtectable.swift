@@ -1,5 +1,6 @@
-/// A class whose members are checked against the scheduler it belongs to. Opt in per type — no macros,
-/// no runtime hooks — by storing a ``ScheduleProtection``:
+/// A class whose members are checked against the scheduler it belongs to.
+///
+/// Opt in per type — no macros, no runtime hooks — by storing a ``ScheduleProtection``:
 ///
 /// ```swift
 /// final class UploadQueue: ScheduleProtectable {
@@ -52,8 +53,10 @@ extension ScheduleProtectable {
         scheduleProtection._checkMethod(self, member, file, line, tier: .precondition)
     }
 
-    /// Whether the calling code may use this object right now (it runs in the owner's context, or the
-    /// object is detached). Never a false "yes"; reports nothing.
+    /// Whether the calling code may use this object right now (it runs in the owner's context, or the object
+    /// is detached).
+    ///
+    /// Never a false "yes"; reports nothing.
     @inlinable
     public var isScheduled: Bool {
         scheduleProtection.isCurrentContextOwner

@@ -1,8 +1,10 @@
 import CSchedulableContext
 import Synchronization
 
-/// The ownership record of one protected object: its owner (or "detached"), its options, and where it
-/// was bound. A ``ScheduleProtectable`` type stores one in `scheduleProtection`.
+/// The ownership record of one protected object: its owner (or "detached"), its options, and where it was
+/// bound.
+///
+/// A ``ScheduleProtectable`` type stores one in `scheduleProtection`.
 ///
 /// ```swift
 /// final class UploadQueue: ScheduleProtectable {
@@ -124,9 +126,10 @@ public final class ScheduleProtection: Sendable {
         binding.withLock { $0.owner }
     }
 
-    /// The scheduler the object belongs to, or `nil` while detached (or when bound by first use to a
-    /// context no library scheduler runs, such as a plain thread). The scheduling API of protected
-    /// objects (`schedule`, `perform`, `run`) submits through it.
+    /// The scheduler the object belongs to, or `nil` while detached (or when bound by first use to a context
+    /// no library scheduler runs, such as a plain thread).
+    ///
+    /// The scheduling API of protected objects (`schedule`, `perform`, `run`) submits through it.
     public var ownerScheduler: (any Scheduler)? {
         binding.withLock { $0.scheduler }
     }
@@ -136,8 +139,10 @@ public final class ScheduleProtection: Sendable {
         binding.withLock { $0.boundAt }
     }
 
-    /// Whether a checked access made here and now would pass (detached objects: yes, it would bind
-    /// them here). Never a false "yes".
+    /// Whether a checked access made here and now would pass (detached objects: yes, it would bind them
+    /// here).
+    ///
+    /// Never a false "yes".
     @inlinable
     public var isCurrentContextOwner: Bool {
         if _passesFastPath { return true }
@@ -152,9 +157,10 @@ public final class ScheduleProtection: Sendable {
         }
     }
 
-    /// Transfers the object to `newOwner`. Call it from the current owner (or, for a detached object,
-    /// from anywhere); a hand-off from elsewhere is itself a race and is reported at the precondition
-    /// tier.
+    /// Transfers the object to `newOwner`.
+    ///
+    /// Call it from the current owner (or, for a detached object, from anywhere); a hand-off from elsewhere
+    /// is itself a race and is reported at the precondition tier.
     ///
     /// - Parameters:
     ///   - newOwner: The scheduler that owns the object from now on.
@@ -164,8 +170,9 @@ public final class ScheduleProtection: Sendable {
         rebind(to: newOwner.scheduleContext, scheduler: newOwner, member: "handOff(to:)", file: file, line: line)
     }
 
-    /// Returns the object to the detached state: the next checked use binds it again. Call it from
-    /// the current owner.
+    /// Returns the object to the detached state: the next checked use binds it again.
+    ///
+    /// Call it from the current owner.
     ///
     /// - Parameters:
     ///   - file: The call site, for reports.

@@ -1,5 +1,6 @@
-/// Ignores debug-tier violations. Precondition-tier violations still print and trap: they guard
-/// memory safety, not style.
+/// Ignores debug-tier violations.
+///
+/// Precondition-tier violations still print and trap: they guard memory safety, not style.
 public struct IgnoreViolationHandler: ScheduleViolationHandler {
     /// Creates the handler.
     public init() {}

@@ -69,7 +69,9 @@ public enum ScheduleProtectionSystem {
     private static let defaultHandler: any ScheduleViolationHandler =
         defaultMode == .trap ? TrapViolationHandler() : LogViolationHandler()
 
-    /// Installs the process-wide handler. Call it once, before the first violation can happen.
+    /// Installs the process-wide handler.
+    ///
+    /// Call it once, before the first violation can happen.
     ///
     /// - Parameters:
     ///   - handler: Receives every violation not claimed by a scoped or per-object handler.
@@ -104,8 +106,9 @@ public enum ScheduleProtectionSystem {
         return bootstrapped.withLock { $0?.handler } ?? defaultHandler
     }
 
-    /// The handler for the current scope, if one was set with
-    /// ``withScheduleViolationHandler(_:operation:)``. Objects created in the scope keep it.
+    /// The handler for the current scope, if one was set with ``withScheduleViolationHandler(_:operation:)``.
+    ///
+    /// Objects created in the scope keep it.
     @TaskLocal
     public static var scopedHandler: (any ScheduleViolationHandler)? = nil
 }

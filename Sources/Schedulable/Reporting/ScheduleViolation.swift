@@ -3,7 +3,9 @@
 ///
 /// New fields may be added in minor releases; handlers receive the whole value, so they keep working.
 public struct ScheduleViolation: Sendable, CustomStringConvertible {
-    /// What went wrong. Extensible: new kinds may be added without breaking `switch`-free handlers.
+    /// What went wrong.
+    ///
+    /// Extensible: new kinds may be added without breaking `switch`-free handlers.
     public struct Kind: Sendable, Hashable, CustomStringConvertible {
         /// A stable identifier, e.g. `"wrongContext"`.
         public let rawValue: String
@@ -23,8 +25,10 @@ public struct ScheduleViolation: Sendable, CustomStringConvertible {
         public static let deadlock = Kind(rawValue: "deadlock")
         /// An option names a member that is not protected (e.g. a key path to a plain property).
         public static let invalidOption = Kind(rawValue: "invalidOption")
-        /// A note, not a fault: `Future.present()` had to wait for its work (STMQ's "waiting is
-        /// required" log). Delivered at the ``Tier/note`` tier, so no handler traps on it.
+        /// A note, not a fault: `Future.present()` had to wait for its work (STMQ's "waiting is required"
+        /// log).
+        ///
+        /// Delivered at the ``Tier/note`` tier, so no handler traps on it.
         public static let waitingRequired = Kind(rawValue: "waitingRequired")
 
         /// The identifier.

@@ -1,5 +1,7 @@
-/// Receives every violation. Install one process-wide with ``ScheduleProtectionSystem/bootstrap(_:file:line:)``
-/// or for a scope with ``withScheduleViolationHandler(_:operation:)``.
+/// Receives every violation.
+///
+/// Install one process-wide with ``ScheduleProtectionSystem/bootstrap(_:file:line:)`` or for a scope with
+/// ``withScheduleViolationHandler(_:operation:)``.
 ///
 /// ## Implementation requirements
 /// - `handle(_:)` may be called on any thread, concurrently.

@@ -20,7 +20,9 @@ public final class MainScheduler: Scheduler {
         scheduleContext = .main
     }
 
-    /// Submits `work` to `DispatchQueue.main`. Never rejects.
+    /// Submits `work` to `DispatchQueue.main`.
+    ///
+    /// Never rejects.
     ///
     /// - Parameter work: The work to run on the main thread.
     public func trySchedule(_ work: @escaping @Sendable () -> Void) throws(ScheduleRejection) {

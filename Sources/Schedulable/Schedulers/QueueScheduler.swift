@@ -14,8 +14,9 @@ import Synchronization
 /// let images = network.branch("images")            // "com.app.network.images", QoS .utility
 /// ```
 public final class QueueScheduler: Scheduler {
-    /// The serial queue this scheduler submits to. Work submitted to it directly is still recognised
-    /// by checks, through a queue-specific value.
+    /// The serial queue this scheduler submits to.
+    ///
+    /// Work submitted to it directly is still recognised by checks, through a queue-specific value.
     public let queue: DispatchQueue
 
     /// The scheduler's reverse-DNS label.
@@ -119,7 +120,9 @@ public final class QueueScheduler: Scheduler {
         return QueueScheduler(branchOf: self, name: name, qos: qos ?? self.qos)
     }
 
-    /// Submits `work` to the queue. A queue scheduler never rejects work.
+    /// Submits `work` to the queue.
+    ///
+    /// A queue scheduler never rejects work.
     ///
     /// - Parameter work: The work to run.
     public func trySchedule(_ work: @escaping @Sendable () -> Void) throws(ScheduleRejection) {
@@ -132,8 +135,10 @@ public final class QueueScheduler: Scheduler {
     }
 
     /// Runs `body` on this scheduler and returns its result: inline when already on it (no deadlock),
-    /// otherwise through `queue.sync` while the caller blocks. Inside `body`, the caller's own
-    /// contexts still pass their checks: the caller is blocked, so exclusion holds.
+    /// otherwise through `queue.sync` while the caller blocks.
+    ///
+    /// Inside `body`, the caller's own contexts still pass their checks: the caller is blocked, so exclusion
+    /// holds.
     ///
     /// - Parameter body: The work to run.
     /// - Returns: What `body` returns.

@@ -1,5 +1,6 @@
-/// Something that runs work in one execution context: the main thread, a serial queue, a dedicated
-/// thread. Objects are bound to a scheduler and checked against it.
+/// Something that runs work in one execution context: the main thread, a serial queue, a dedicated thread.
+///
+/// Objects are bound to a scheduler and checked against it.
 ///
 /// ## Implementation requirements
 /// - ``scheduleContext`` identifies the scheduler for checks and never changes.
@@ -26,7 +27,9 @@ public protocol Scheduler: AnyObject, Sendable {
 }
 
 extension Scheduler {
-    /// Whether the calling code runs on this scheduler right now. Never a false "yes".
+    /// Whether the calling code runs on this scheduler right now.
+    ///
+    /// Never a false "yes".
     @inlinable
     public var isCurrent: Bool { scheduleContext.isCurrent }
 

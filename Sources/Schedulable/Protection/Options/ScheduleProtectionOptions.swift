@@ -68,7 +68,9 @@ public struct ScheduleProtectionOptions<Object: AnyObject>: Sendable {
         return options
     }
 
-    /// These options, no longer checking `members`. Exclusion wins over inclusion.
+    /// These options, no longer checking `members`.
+    ///
+    /// Exclusion wins over inclusion.
     ///
     /// - Parameter members: Members not to check.
     /// - Returns: The combined options.

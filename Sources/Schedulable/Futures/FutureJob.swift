@@ -1,0 +1,44 @@
+/// One future's work, carried to its scheduler inside an event.
+final class FutureJob<Value: Sendable>: Sendable {
+    let future: Future<Value>
+    private let body: @Sendable () throws -> Value
+
+    init(future: Future<Value>, body: @escaping @Sendable () throws -> Value) {
+        self.future = future
+        self.body = body
+    }
+
+    /// Runs the body (on behalf of a blocked caller, if one lent its chain) and completes the future.
+    func run() {
+        let result: Result<Value, any Error>
+        if let blockedCaller = future.beginWork() {
+            // The caller stays blocked until `complete` below wakes it, so its chain is valid for the
+            // whole body.
+            result = future.scheduler.scheduleContext.run(onBehalfOf: blockedCaller) { Result { try body() } }
+        } else {
+            result = Result { try body() }
+        }
+        future.complete(result)
+    }
+
+    deinit {
+        // Released without having run: the scheduler dropped accepted work. Completing here keeps
+        // every waiter from hanging. (After `run` the future is complete; skip building the error.)
+        if future.isPresent { return }
+        future.complete(
+            .failure(FutureError(reason: .discarded, schedulerLabel: future.scheduler.label, createdAt: future.createdAt))
+        )
+    }
+}
+
+extension Future {
+    /// Makes a future on `scheduler` and starts its work.
+    static func make(
+        on scheduler: any Scheduler, handler: (any ScheduleViolationHandler)?, createdAt: SourceLocation,
+        body: @escaping @Sendable () throws -> Value
+    ) -> Future<Value> {
+        let future = Future(scheduler: scheduler, createdAt: createdAt, handler: handler)
+        future.start(FutureJob(future: future, body: body))
+        return future
+    }
+}
