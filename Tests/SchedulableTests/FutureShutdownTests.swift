@@ -8,7 +8,7 @@ import Testing
 /// unrun (or, with `holds == false`, releases it at once).
 private final class DroppingScheduler: Scheduler {
     let label = "test.dropping"
-    let scheduleContext = ScheduleContext(label: "test.dropping")
+    let scheduleContext = ScheduleContext.Runner(label: "test.dropping").context
     private let held = ScheduleLock<[@Sendable () -> Void]>([])
     private let holds: Bool
 

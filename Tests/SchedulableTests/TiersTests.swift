@@ -157,7 +157,7 @@ struct SchedulerInputTests {
 
     /// A scheduler that has shut down: `trySchedule` throws, `schedule` reports; nothing is dropped.
     final class ClosedScheduler: Scheduler {
-        let scheduleContext = ScheduleContext(label: "test.closed")
+        let scheduleContext = ScheduleContext.Runner(label: "test.closed").context
         var label: String { scheduleContext.label }
         func trySchedule(_ work: @escaping @Sendable () -> Void) throws(ScheduleRejection) {
             throw ScheduleRejection(reason: .shutDown, schedulerLabel: label)

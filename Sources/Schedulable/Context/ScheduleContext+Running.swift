@@ -4,10 +4,11 @@ import CSchedulableContext
 extension ScheduleContext {
     /// Runs `body` with this context as the current one on this thread, then restores the previous one.
     ///
-    /// Schedulers call this around every piece of work they run; checks made inside `body` for objects
-    /// owned by this context take the fast path.
-    @inlinable
-    public func run<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
+    /// The library's schedulers call this around every piece of work they run; checks made inside
+    /// `body` for objects owned by this context take the fast path. Not public: marking a thread as
+    /// running a context is what a scheduler does, and custom schedulers do it through their
+    /// ``ScheduleContext/Runner``.
+    package func run<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
         try _run(outer: csched_top_frame(), body)
     }
 

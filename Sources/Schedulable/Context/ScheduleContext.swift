@@ -11,7 +11,10 @@ import Dispatch
 /// Context ids are process-unique and never reused, so a new thread that happens to reuse a dead
 /// thread's `pthread_t` can never pass a check for the dead thread's objects.
 ///
-/// Custom schedulers create their own context and run each piece of work inside ``run(_:)``.
+/// Only the scheduler that made a context can run work in it: library schedulers inside the module,
+/// a custom scheduler through the ``Runner`` it keeps to itself. Code that merely sees a context (every
+/// scheduler's `scheduleContext` is public) cannot mark a thread as running in it, so an owner cannot
+/// be impersonated.
 public final class ScheduleContext: Sendable, CustomStringConvertible {
     /// What kind of execution context this is; used for report wording and for the fallbacks.
     package enum Kind: Sendable {
@@ -40,15 +43,6 @@ public final class ScheduleContext: Sendable, CustomStringConvertible {
     /// The serial queue behind a queue context, so a failing check can ask libdispatch itself before
     /// trapping. Weak: the queue keeps its context alive (as a queue-specific value), not the reverse.
     package weak let queue: DispatchQueue?
-
-    /// Creates a context for a custom scheduler.
-    ///
-    /// - Parameters:
-    ///   - label: A human-readable name used in violation reports.
-    ///   - parent: The context whose exclusion this one shares (a branch's tree), if any.
-    public convenience init(label: String, parent: ScheduleContext? = nil) {
-        self.init(label: label, parent: parent, kind: .custom, id: UInt(csched_next_id()))
-    }
 
     package init(label: String, parent: ScheduleContext?, kind: Kind, id: UInt, queue: DispatchQueue? = nil) {
         self.label = label

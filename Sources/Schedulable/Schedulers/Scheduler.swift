@@ -3,10 +3,12 @@
 /// Objects are bound to a scheduler and checked against it.
 ///
 /// ## Implementation requirements
-/// - ``scheduleContext`` identifies the scheduler for checks and never changes.
-/// - Every piece of work the scheduler runs executes inside `scheduleContext.run { … }`, and no two
+/// - ``scheduleContext`` identifies the scheduler for checks and never changes. A custom scheduler
+///   makes it with a ``ScheduleContext/Runner`` that it keeps private, and publishes the runner's
+///   context.
+/// - Every piece of work the scheduler runs executes inside the runner's `run { … }`, and no two
 ///   pieces ever run at the same time (exclusion is what confinement means; a concurrent queue can
-///   never be a scheduler).
+///   never be a scheduler). A branch runner's work also never overlaps with its parent's.
 /// - ``trySchedule(_:)`` either accepts the work (it will run exactly once) or throws; it never drops
 ///   work silently.
 public protocol Scheduler: AnyObject, Sendable {

@@ -1,0 +1,81 @@
+import Dispatch
+import Schedulable
+import Testing
+
+/// A custom scheduler as a user writes one: a private serial queue, and a runner it keeps to itself.
+private final class RenderScheduler: Scheduler {
+    private let runner: ScheduleContext.Runner
+    private let queue: DispatchQueue
+    var label: String { runner.context.label }
+    var scheduleContext: ScheduleContext { runner.context }
+
+    init(label: String) {
+        runner = ScheduleContext.Runner(label: label)
+        queue = DispatchQueue(label: label)
+    }
+
+    /// A branch: its queue targets the parent's, so their work never overlaps (the runner contract).
+    init(label: String, branchOf parent: RenderScheduler) {
+        runner = ScheduleContext.Runner(label: label, branchOf: parent.runner)
+        queue = DispatchQueue(label: label, target: parent.queue)
+    }
+
+    func trySchedule(_ work: @escaping @Sendable () -> Void) throws(ScheduleRejection) {
+        let runner = self.runner
+        queue.async { runner.run(work) }
+    }
+
+    /// Runs `body` as one piece of the scheduler's work and waits for it.
+    func runAndWait<T: Sendable>(_ body: @Sendable () -> T) -> T {
+        queue.sync { runner.run(body) }
+    }
+}
+
+@Suite("Custom schedulers run work through a runner only they hold")
+struct CustomSchedulerTests {
+    @Test func workRunThroughTheRunnerPassesTheSchedulersChecks() {
+        let render = RenderScheduler(label: "test.render")
+        let recorder = ViolationRecorder()
+        let counter = withScheduleViolationHandler(recorder) { Counter(protection: .detached()) }
+        for _ in 0..<200 {
+            let passes = render.runAndWait { () -> Bool in
+                counter.increment()
+                return render.isCurrent && counter.isScheduled
+            }
+            #expect(passes)
+        }
+        #expect(counter.scheduleProtection.owner === render.scheduleContext)
+        #expect(!render.isCurrent)
+        #expect(recorder.count == 0)
+    }
+
+    @Test func accessOutsideTheRunnersWorkIsReportedEveryTime() {
+        let render = RenderScheduler(label: "test.render.outside")
+        let recorder = ViolationRecorder()
+        let counter = withScheduleViolationHandler(recorder) { Counter(protection: .detached()) }
+        render.runAndWait { counter.ping() }
+        for _ in 0..<200 {
+            onPlainThread { counter.ping() }
+        }
+        #expect(recorder.count == expectedDebugTier(200))
+        #expect(recorder.violations.allSatisfy { $0.expectedOwner == "scheduler \"test.render.outside\"" })
+    }
+
+    @Test func aBranchRunnerHoldsItsParentButNotTheReverse() {
+        let parent = RenderScheduler(label: "test.render.tree")
+        let branch = RenderScheduler(label: "test.render.tree.leaf", branchOf: parent)
+        #expect(branch.scheduleContext.parent === parent.scheduleContext)
+        let recorder = ViolationRecorder()
+        let (parentOwned, branchOwned) = withScheduleViolationHandler(recorder) {
+            (Counter(protection: .detached()), Counter(protection: .detached()))
+        }
+        parent.runAndWait { parentOwned.ping() }
+        branch.runAndWait { branchOwned.ping() }
+        for _ in 0..<200 {
+            branch.runAndWait { parentOwned.ping() }   // the branch drains through its parent: passes
+            parent.runAndWait { branchOwned.ping() }   // the parent does not hold its branch: reported
+        }
+        #expect(recorder.count == expectedDebugTier(200))
+        #expect(recorder.violations.allSatisfy { $0.expectedOwner == "scheduler \"test.render.tree.leaf\"" })
+    }
+}
