@@ -38,8 +38,9 @@ struct CustomSchedulerTests {
         let recorder = ViolationRecorder()
         let counter = withScheduleViolationHandler(recorder) { Counter(protection: .detached()) }
         for _ in 0..<200 {
+            // An always-on check: it binds the detached counter on first use in every build.
             let passes = render.runAndWait { () -> Bool in
-                counter.increment()
+                counter.incrementAlways()
                 return render.isCurrent && counter.isScheduled
             }
             #expect(passes)
@@ -53,10 +54,11 @@ struct CustomSchedulerTests {
         let render = RenderScheduler(label: "test.render.outside")
         let recorder = ViolationRecorder()
         let counter = withScheduleViolationHandler(recorder) { Counter(protection: .detached()) }
-        render.runAndWait { counter.ping() }
+        render.runAndWait { counter.incrementAlways() }   // binds it to the custom scheduler, in every build
         for _ in 0..<200 {
             onPlainThread { counter.ping() }
         }
+        #expect(counter.scheduleProtection.owner === render.scheduleContext)
         #expect(recorder.count == expectedDebugTier(200))
         #expect(recorder.violations.allSatisfy { $0.expectedOwner == "scheduler \"test.render.outside\"" })
     }
@@ -69,11 +71,13 @@ struct CustomSchedulerTests {
         let (parentOwned, branchOwned) = withScheduleViolationHandler(recorder) {
             (Counter(protection: .detached()), Counter(protection: .detached()))
         }
-        parent.runAndWait { parentOwned.ping() }
-        branch.runAndWait { branchOwned.ping() }
+        parent.runAndWait { parentOwned.incrementAlways() }   // always-on checks bind, in every build
+        branch.runAndWait { branchOwned.incrementAlways() }
         for _ in 0..<200 {
-            branch.runAndWait { parentOwned.ping() }   // the branch drains through its parent: passes
-            parent.runAndWait { branchOwned.ping() }   // the parent does not hold its branch: reported
+            // The branch drains through its parent: the parent's object passes there.
+            #expect(branch.runAndWait { parentOwned.ping(); return parentOwned.isScheduled })
+            // The parent does not hold its branch: the branch's object is reported there.
+            #expect(!parent.runAndWait { branchOwned.ping(); return branchOwned.isScheduled })
         }
         #expect(recorder.count == expectedDebugTier(200))
         #expect(recorder.violations.allSatisfy { $0.expectedOwner == "scheduler \"test.render.tree.leaf\"" })
