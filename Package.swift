@@ -5,9 +5,9 @@
 
 import PackageDescription
 
-/// Debug-tier checks (`assertScheduled()`, `@ScheduleProtected`) exist in debug builds, and in release
+/// Debug-tier checks (`assertIsolated()`, `@Confined`) exist in debug builds, and in release
 /// builds of packages that enable the `ReleaseChecks` trait (beta builds). The condition is evaluated
-/// when *this* library compiles, so the stored layout of `ScheduleProtected` and whether a check runs
+/// when *this* library compiles, so the stored layout of `Confined` and whether a check runs
 /// always agree (see the "Debug and Release" DocC article).
 let checksSettings: [SwiftSetting] = [
     .define("SCHEDULABLE_CHECKS", .when(configuration: .debug)),
@@ -28,7 +28,7 @@ let package = Package(
     traits: [
         .trait(
             name: "ReleaseChecks",
-            description: "Keep the debug-tier checks (@ScheduleProtected, assertScheduled) on in release builds, for beta builds."
+            description: "Keep the debug-tier checks (@Confined, assertIsolated) on in release builds, for beta builds."
         ),
     ],
     dependencies: [],
@@ -72,7 +72,7 @@ let package = Package(
             capability: .command(
                 intent: .custom(
                     verb: "schedule-audit",
-                    description: "Report members of ScheduleProtectable classes that the runtime checks cannot see."
+                    description: "Report members of ConfinedObject classes that the runtime checks cannot see."
                 )
             ),
             dependencies: ["schedule-audit-tool"]

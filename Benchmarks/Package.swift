@@ -11,7 +11,7 @@ let package = Package(
     traits: [
         .trait(
             name: "ChecksOn",
-            description: "Build the library with its ReleaseChecks trait, so @ScheduleProtected and assertScheduled() are measured with their checks on at -O."
+            description: "Build the library with its ReleaseChecks trait, so @Confined and assertIsolated() are measured with their checks on at -O."
         ),
     ],
     dependencies: [

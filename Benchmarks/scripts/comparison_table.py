@@ -50,12 +50,12 @@ def value(data, target, name, metric, percentile):
 
 CHECK_ROWS = [
     ("plain", "plain stored property (no check)"),
-    ("scheduleProtected", "`@ScheduleProtected` property"),
-    ("assertScheduled", "`assertScheduled()` + read"),
-    ("preconditionScheduled", "`preconditionScheduled()` + read"),
-    ("isScheduled", "`isScheduled` + read"),
-    ("scheduleBound", "`ScheduleBound.value` (box in a `let`)"),
-    ("scheduleBoundInVar", "`ScheduleBound.value` (box in a class `var`)"),
+    ("confined", "`@Confined` property"),
+    ("assertIsolated", "`assertIsolated()` + read"),
+    ("preconditionIsolated", "`preconditionIsolated()` + read"),
+    ("isIsolated", "`isIsolated` + read"),
+    ("schedulerBound", "`SchedulerBound.value` (box in a `let`)"),
+    ("schedulerBoundInVar", "`SchedulerBound.value` (box in a class `var`)"),
     ("dispatchPrecondition", "`dispatchPrecondition(.onQueue)`"),
     ("getSpecific", "`DispatchQueue.getSpecific`"),
     ("isMainThread", "Foundation `Thread.isMainThread`"),
@@ -65,11 +65,11 @@ CHECK_ROWS = [
     ("mutex", "`Mutex.withLock`"),
 ]
 # The rows whose code the ReleaseChecks trait changes; the others are identical in both builds.
-TRAIT_ROWS = ["plain", "scheduleProtected", "assertScheduled"]
+TRAIT_ROWS = ["plain", "confined", "assertIsolated"]
 
 HOP_ROWS = [
     ("dispatchAsync", "`DispatchQueue.async`"),
-    ("queueScheduler", "`QueueScheduler.schedule`"),
+    ("queueScheduler", "`SerialQueueScheduler.schedule`"),
     ("threadScheduler", "`ThreadScheduler.schedule`"),
     ("nioExecute", "NIO `EventLoop.execute`"),
     ("actorAwait", "actor: awaited call from a task"),
@@ -77,12 +77,12 @@ HOP_ROWS = [
 ]
 ROUND_TRIP_ROWS = [
     ("dispatchSync", "`DispatchQueue.sync`"),
-    ("queueSchedulerSync", "`QueueScheduler.sync`"),
+    ("queueSchedulerSync", "`SerialQueueScheduler.sync`"),
     ("threadSchedulerSync", "`ThreadScheduler.sync`"),
-    ("queueSchedulerFuturePresent", "`QueueScheduler` future + present"),
+    ("queueSchedulerFuturePresent", "`SerialQueueScheduler` future + present"),
     ("threadSchedulerFuturePresent", "`ThreadScheduler` future + present"),
     ("dispatchPingPong", "`DispatchQueue` A.async → B.async → signal"),
-    ("queueSchedulerPingPong", "`QueueScheduler` A → B → signal"),
+    ("queueSchedulerPingPong", "`SerialQueueScheduler` A → B → signal"),
     ("threadSchedulerPingPong", "`ThreadScheduler` A → B → signal"),
     ("nioPingPong", "NIO loop A.execute → loop B.execute → signal"),
 ]
@@ -140,7 +140,7 @@ def main():
     hop = lambda n: value(release, "SchedulerHops", n, "Time(wallclock)", 50.0)
     hop_mallocs = lambda n: value(release, "SchedulerHops", n, "Malloc(total)", 50.0)
     base = hop("dispatchAsync")
-    out.append("\n**Scheduler hop: 1,000,000 tiny events onto one serial context, then wait for the last**\n")
+    out.append("\n**SerialScheduler hop: 1,000,000 tiny events onto one serial context, then wait for the last**\n")
     out.append("| Hop | ns per event (p50) | × `DispatchQueue.async` | mallocs per event |")
     out.append("|---|---:|---:|---:|")
     for name, title in HOP_ROWS:

@@ -39,7 +39,7 @@ struct ScheduleAuditPlugin: CommandPlugin {
             }
         }
         // Dependencies' public graphs answer "is this class Sendable" and "does this superclass adopt
-        // ScheduleProtectable" for types the audited module only uses.
+        // ConfinedObject" for types the audited module only uses.
         let publicOptions = PackageManager.SymbolGraphOptions(
             minimumAccessLevel: .public, includeInheritedDocs: false, includeSynthesized: false,
             includeSPI: false, emitExtensionBlocks: false

@@ -2,35 +2,35 @@ import Schedulable
 
 /// The main thread's frame clock: records when each 60 Hz frame actually started, so the scenario can
 /// say how long the UI was stalled. Owned by the main thread.
-final class FrameMonitor: ScheduleProtectable {
-    let scheduleProtection = ScheduleProtection(owner: MainScheduler.shared)
+final class FrameMonitor: ConfinedObject {
+    let confinement = Confinement(owner: MainThreadScheduler.shared)
 
-    @ScheduleProtected(name: "frameStarts") var frameStarts: [ContinuousClock.Instant] = []
-    @ScheduleProtected(name: "finishedAt") var finishedAt: ContinuousClock.Instant? = nil
-    @ScheduleProtected(name: "queuedPhotos") var queuedPhotos = 0
+    @Confined(name: "frameStarts") var frameStarts: [ContinuousClock.Instant] = []
+    @Confined(name: "finishedAt") var finishedAt: ContinuousClock.Instant? = nil
+    @Confined(name: "queuedPhotos") var queuedPhotos = 0
 
     /// Records the start of a frame.
     func frameStarted(at instant: ContinuousClock.Instant) {
-        assertScheduled()
+        assertIsolated()
         frameStarts.append(instant)
     }
 
     /// Records that the scenario's work has finished (called on the main thread when the result arrives).
     func markFinished(at instant: ContinuousClock.Instant, queuedPhotos: Int) {
-        assertScheduled()
+        assertIsolated()
         if finishedAt == nil { finishedAt = instant }
         self.queuedPhotos = queuedPhotos
     }
 
     /// Whether the scenario's work has finished.
     func isFinished() -> Bool {
-        assertScheduled()
+        assertIsolated()
         return finishedAt != nil
     }
 
     /// The gaps between consecutive frame starts from `start` on.
     func frameGaps(from start: ContinuousClock.Instant) -> [Duration] {
-        assertScheduled()
+        assertIsolated()
         let starts = frameStarts.filter { $0 >= start }
         return zip(starts.dropFirst(), starts).map { $0 - $1 }
     }

@@ -8,11 +8,11 @@ struct Photo: Sendable, Hashable {
 
 /// The seed's upload service: adding one photo runs a few milliseconds of business logic (deduplication,
 /// metadata, queue bookkeeping). Its state belongs to one scheduler, and every access is checked.
-final class UploadQueue: ScheduleProtectable {
-    let scheduleProtection: ScheduleProtection
+final class UploadQueue: ConfinedObject {
+    let confinement: Confinement
 
-    @ScheduleProtected(name: "pending") var pending: [Photo] = []
-    @ScheduleProtected(name: "seen") var seen: Set<Photo> = []
+    @Confined(name: "pending") var pending: [Photo] = []
+    @Confined(name: "seen") var seen: Set<Photo> = []
 
     /// How long adding one photo takes (simulated business logic).
     private let costPerPhoto: Duration
@@ -24,14 +24,14 @@ final class UploadQueue: ScheduleProtectable {
     ///   - costPerPhoto: The business logic's cost per added photo.
     ///   - file: Where the caller binds the queue to `owner` (reports name it, not this initializer).
     ///   - line: Where the caller binds the queue to `owner`.
-    init(owner: some Scheduler, costPerPhoto: Duration, file: StaticString = #fileID, line: UInt = #line) {
-        scheduleProtection = ScheduleProtection(owner: owner, file: file, line: line)
+    init(owner: some SerialScheduler, costPerPhoto: Duration, file: StaticString = #fileID, line: UInt = #line) {
+        confinement = Confinement(owner: owner, file: file, line: line)
         self.costPerPhoto = costPerPhoto
     }
 
     /// Adds `photo` unless it is already queued.
     func add(_ photo: Photo) {
-        assertScheduled()
+        assertIsolated()
         simulateBusinessLogic()
         if seen.insert(photo).inserted {
             pending.append(photo)
@@ -40,7 +40,7 @@ final class UploadQueue: ScheduleProtectable {
 
     /// How many photos wait for upload.
     func pendingCount() -> Int {
-        assertScheduled()
+        assertIsolated()
         return pending.count
     }
 

@@ -32,8 +32,8 @@ struct ScenarioResult {
 /// thread. Must be called on the main thread.
 func runUploadScenario(_ placement: Placement, photos: [Photo], costPerPhoto: Duration) -> ScenarioResult {
     let clock = ContinuousClock()
-    let main = MainScheduler.shared
-    let monitor = ScheduleBound(FrameMonitor(), owner: main)
+    let main = MainThreadScheduler.shared
+    let monitor = SchedulerBound(FrameMonitor(), owner: main)
     let idleFramesBeforeTap = 3
     let framesAfterResult = 3
 
@@ -71,13 +71,13 @@ func runUploadScenario(_ placement: Placement, photos: [Photo], costPerPhoto: Du
 /// The user's action: add `photos` to the upload queue and show the count when done.
 private func userTapsAdd(
     _ placement: Placement, photos: [Photo], costPerPhoto: Duration,
-    monitor: ScheduleBound<FrameMonitor>
+    monitor: SchedulerBound<FrameMonitor>
 ) {
-    let main = MainScheduler.shared
+    let main = MainThreadScheduler.shared
     switch placement {
     case .mainThread:
         // The seed's app: the handler runs the whole batch on the main thread, between two frames.
-        let service = ScheduleBound(UploadQueue(owner: main, costPerPhoto: costPerPhoto), owner: main)
+        let service = SchedulerBound(UploadQueue(owner: main, costPerPhoto: costPerPhoto), owner: main)
         main.schedule {
             for photo in photos { service.value.add(photo) }
             monitor.value.markFinished(at: ContinuousClock.now, queuedPhotos: service.value.pendingCount())
@@ -87,7 +87,7 @@ private func userTapsAdd(
         // only sends it work and receives the result.
         // The seed's business-logic thread: one dedicated thread with its own event loop.
         let uploads = ThreadScheduler(label: "com.example.uploads", qos: .userInitiated)
-        let service = ScheduleBound(UploadQueue(owner: uploads, costPerPhoto: costPerPhoto), owner: uploads)
+        let service = SchedulerBound(UploadQueue(owner: uploads, costPerPhoto: costPerPhoto), owner: uploads)
         uploads.schedule {
             for photo in photos { service.value.add(photo) }
             let count = service.value.pendingCount()

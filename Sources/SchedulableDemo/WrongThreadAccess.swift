@@ -8,7 +8,7 @@ import Schedulable
 /// or a `@preconcurrency` API.
 func demonstrateWrongThreadAccess(logHandler: LogViolationHandler) {
     print("A deliberate bug: a legacy callback reads the upload queue from another queue.")
-    guard ScheduleProtectionSystem.debugChecksCompiledIn else {
+    guard ConfinementSystem.debugChecksCompiledIn else {
         print("""
             This build has the debug-tier checks compiled out (release without the ReleaseChecks trait), so
             the access below goes unnoticed, as it would in a shipped app. Run `swift run schedulable-demo`
@@ -17,8 +17,8 @@ func demonstrateWrongThreadAccess(logHandler: LogViolationHandler) {
         return
     }
 
-    let uploads = QueueScheduler(label: "com.example.uploads", qos: .userInitiated)
-    let service = ScheduleBound(UploadQueue(owner: uploads, costPerPhoto: .zero), owner: uploads)
+    let uploads = SerialQueueScheduler(label: "com.example.uploads", qos: .userInitiated)
+    let service = SchedulerBound(UploadQueue(owner: uploads, costPerPhoto: .zero), owner: uploads)
     uploads.sync { service.value.add(Photo(number: 1)) }        // correct: on the owner
     // The report goes to stderr; flush what came before so the two streams read in order.
     fflush(nil)  // all streams: naming `stdout` is a shared-mutable-state error in Swift 6

@@ -20,7 +20,7 @@ if options.showHelp {
 // Log mode, so the deliberate bug at the end is reported and the demo finishes. Without this a debug
 // build traps on the first violation (after printing the same report).
 let logHandler = LogViolationHandler()
-ScheduleProtectionSystem.bootstrap(logHandler)
+ConfinementSystem.bootstrap(logHandler)
 
 let photos = (0..<options.photos).map(Photo.init(number:))
 print("""

@@ -3,7 +3,7 @@
 public struct AuditFinding: Codable, Equatable, Sendable {
     /// What kind of gap the finding describes.
     public enum Kind: String, Codable, Sendable, CaseIterable {
-        /// A stored `var` of a protectable class that is not wrapped in `@ScheduleProtected`.
+        /// A stored `var` of a protectable class that is not wrapped in `@Confined`.
         case unprotectedStoredProperty
         /// A method of a protectable class whose body never calls a method guard.
         case unguardedMethod
@@ -59,7 +59,7 @@ public struct AuditFinding: Codable, Equatable, Sendable {
 public struct AuditReport: Codable, Equatable, Sendable {
     /// The audited module.
     public var module: String
-    /// Every class found to adopt `ScheduleProtectable` (directly, through a superclass, or through a
+    /// Every class found to adopt `ConfinedObject` (directly, through a superclass, or through a
     /// refining protocol), as dotted paths, sorted.
     public var protectableTypes: [String]
     /// The findings, sorted by file, line and column.

@@ -41,7 +41,7 @@ public struct AuditOutput: Codable, Equatable, Sendable {
                 }
                 let classes = report.protectableTypes.count
                 lines.append(
-                    "schedule-audit: module '\(report.module)': \(classes) ScheduleProtectable \(classes == 1 ? "class" : "classes"), \(report.findings.count) \(report.findings.count == 1 ? "finding" : "findings")"
+                    "schedule-audit: module '\(report.module)': \(classes) ConfinedObject \(classes == 1 ? "class" : "classes"), \(report.findings.count) \(report.findings.count == 1 ? "finding" : "findings")"
                 )
             }
             return lines.joined(separator: "\n") + "\n"

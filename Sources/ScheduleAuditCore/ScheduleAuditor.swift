@@ -1,17 +1,17 @@
 import Foundation
 
-/// Audits one module's `ScheduleProtectable` classes for members the runtime checks cannot see.
+/// Audits one module's `ConfinedObject` classes for members the runtime checks cannot see.
 ///
 /// The symbol graph says which classes adopt the protocol, which members they have, how each property
-/// is declared (`@ScheduleProtected var x: Int`) and where. A scan of the source at those locations
+/// is declared (`@Confined var x: Int`) and where. A scan of the source at those locations
 /// answers what the graph does not: whether a `var` is stored or computed, whether a method body calls
 /// a guard, and which names the type's include/exclude options list.
 ///
 /// Findings:
 /// - ``AuditFinding/Kind/unprotectedStoredProperty``: a stored `var` (plain, `lazy`, `weak`, or with
-///   observers) without `@ScheduleProtected`. Computed properties have no storage and are skipped.
+///   observers) without `@Confined`. Computed properties have no storage and are skipped.
 /// - ``AuditFinding/Kind/unguardedMethod``: an instance method whose body never mentions
-///   `assertScheduled`, `preconditionScheduled` or `isScheduled`. `private`/`fileprivate` methods are
+///   `assertIsolated`, `preconditionIsolated` or `isIsolated`. `private`/`fileprivate` methods are
 ///   skipped: only the type's own members can call them, and those are audited. Initializers are
 ///   skipped: constructing on one thread for an owner elsewhere is allowed.
 /// - ``AuditFinding/Kind/staleOptionEntry``: an include/exclude entry naming no member of its type
@@ -24,7 +24,7 @@ import Foundation
 /// `schedule-audit:ignore` sits on its declaration line or the line above.
 public struct ScheduleAuditor: Sendable {
     /// The identifiers whose presence in a method body counts as a method guard.
-    public static let guardNames: Set<String> = ["assertScheduled", "preconditionScheduled", "isScheduled"]
+    public static let guardNames: Set<String> = ["assertIsolated", "preconditionIsolated", "isIsolated"]
 
     private let moduleGraphs: [SymbolGraph]
     private let contextGraphs: [SymbolGraph]
@@ -158,7 +158,7 @@ private struct AuditContext {
             case "swift.property" where isVar:
                 let isWrapped = fragments.contains {
                     $0.kind == "attribute"
-                        && ($0.preciseIdentifier == SymbolIndex.protectedWrapperUSR || $0.spelling == "ScheduleProtected")
+                        && ($0.preciseIdentifier == SymbolIndex.protectedWrapperUSR || $0.spelling == "Confined")
                 }
                 guard !isWrapped, !isExcluded(name, property: true, in: options) else { continue }
                 let storage = file?.propertyStorage(line: line, column: column) ?? .unknown
@@ -169,7 +169,7 @@ private struct AuditContext {
                 guard isStored else { continue }
                 findings.append(finding(
                     .unprotectedStoredProperty,
-                    "stored property '\(name)' of ScheduleProtectable class '\(typeName)' is not wrapped in @ScheduleProtected, so accesses from the wrong scheduler go unreported; wrap it, or exclude it with .exclude(.property(\\\(typeName).\(name))) if it is safe by other means"
+                    "stored property '\(name)' of ConfinedObject class '\(typeName)' is not wrapped in @Confined, so accesses from the wrong scheduler go unreported; wrap it, or exclude it with .exclude(.property(\\\(typeName).\(name))) if it is safe by other means"
                 ))
             case "swift.property" where isLet:
                 guard !isExcluded(name, property: true, in: options),
@@ -177,7 +177,7 @@ private struct AuditContext {
                 else { continue }
                 findings.append(finding(
                     .nonSendableReferenceLet,
-                    "'let \(name)' of ScheduleProtectable class '\(typeName)' holds \(problem); its mutable state is reachable from any thread without a check; make the type Sendable, or store it in a @ScheduleProtected var"
+                    "'let \(name)' of ConfinedObject class '\(typeName)' holds \(problem); its mutable state is reachable from any thread without a check; make the type Sendable, or store it in a @Confined var"
                 ))
             case "swift.method":
                 guard member.accessLevel != "private", member.accessLevel != "fileprivate",
@@ -187,7 +187,7 @@ private struct AuditContext {
                 else { continue }
                 findings.append(finding(
                     .unguardedMethod,
-                    "method '\(name)' of ScheduleProtectable class '\(typeName)' never calls assertScheduled(), preconditionScheduled() or isScheduled, so calls from the wrong scheduler go unreported; add a guard, or exclude it with .exclude(.method(\"\(name)\"))",
+                    "method '\(name)' of ConfinedObject class '\(typeName)' never calls assertIsolated(), preconditionIsolated() or isIsolated, so calls from the wrong scheduler go unreported; add a guard, or exclude it with .exclude(.method(\"\(name)\"))",
                     note: optionsNote(method: name, typeName: typeName, options: options, usesPredicate: usesPredicate)
                 ))
             default:

@@ -59,12 +59,12 @@ final class ReportedMembers: Sendable {
 
 @Suite struct DemoProtectionTests {
     /// The demo's service is really protected: a read off its scheduler is reported, with its member.
-    @Test(.enabled(if: ScheduleProtectionSystem.debugChecksCompiledIn, "the debug tier is compiled out"))
+    @Test(.enabled(if: ConfinementSystem.debugChecksCompiledIn, "the debug tier is compiled out"))
     func uploadQueueReportsAccessOffItsOwner() {
         let reported = ReportedMembers()
-        let uploads = QueueScheduler(label: "demo-tests.uploads")
+        let uploads = SerialQueueScheduler(label: "demo-tests.uploads")
         let handler = CustomViolationHandler { @Sendable violation in reported.append(violation.member) }
-        let queue = withScheduleViolationHandler(handler) {
+        let queue = withConfinementViolationHandler(handler) {
             UploadQueue(owner: uploads, costPerPhoto: .zero)
         }
         nonisolated(unsafe) let shared = queue

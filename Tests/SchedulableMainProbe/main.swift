@@ -17,16 +17,16 @@ import Darwin
 
 /// A user-interface service. `@unchecked Sendable` so the probe can hand it to main-queue work and
 /// to a worker: every use is checked (always-on tier), which is what the probe exercises.
-final class Screen: ScheduleProtectable, @unchecked Sendable {
-    let scheduleProtection: ScheduleProtection
+final class Screen: ConfinedObject, @unchecked Sendable {
+    let confinement: Confinement
     private var renders = 0
 
-    init(_ protection: ScheduleProtection) {
-        scheduleProtection = protection
+    init(_ protection: Confinement) {
+        confinement = protection
     }
 
     func render() -> Int {
-        preconditionScheduled()
+        preconditionIsolated()
         renders += 1
         return renders
     }
@@ -38,12 +38,12 @@ func require(_ condition: Bool, _ code: Int32) {
 
 // Top-level code: the main thread itself.
 require(csched_is_main_thread(), 10)
-require(MainScheduler.shared.isCurrent, 11)
-let owned = Screen(ScheduleProtection(owner: MainScheduler.shared))
+require(MainThreadScheduler.shared.isIsolated, 11)
+let owned = Screen(Confinement(owner: MainThreadScheduler.shared))
 require(owned.render() == 1, 12)
 let detached = Screen(.detached())
 require(detached.render() == 1, 13)  // Binds here: to the main thread.
-require(detached.scheduleProtection.owner === ScheduleContext.main, 14)
+require(detached.confinement.owner === ExecutionContext.main, 14)
 
 if CommandLine.arguments.dropFirst().first == "thread-scheduler" {
     let worker = ThreadScheduler(label: "probe.worker")
@@ -51,10 +51,10 @@ if CommandLine.arguments.dropFirst().first == "thread-scheduler" {
 } else {
     // Main-queue work drained by dispatchMain() (on Linux, on a worker thread).
     DispatchQueue.main.async {
-        require(MainScheduler.shared.isCurrent, 15)
+        require(MainThreadScheduler.shared.isIsolated, 15)
         require(owned.render() == 2, 16)
         require(detached.render() == 2, 17)
-        MainScheduler.shared.schedule {
+        MainThreadScheduler.shared.schedule {
             require(owned.render() == 3, 18)
             exit(0)
         }

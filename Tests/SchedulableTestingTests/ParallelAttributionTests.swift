@@ -6,7 +6,7 @@ import Testing
 /// Attribution under parallel tests: a violation caused by one test's objects fails that test and
 /// never another, even when it is detected on a GCD thread while the other tests run.
 ///
-/// Each test case below uses the real `.scheduleProtected` trait and causes violations of its own
+/// Each test case below uses the real `.confinementChecked` trait and causes violations of its own
 /// objects on GCD threads, interleaved with every other case. Around the trait, ``OwnViolationsOnly``
 /// turns the issues the trait records into known issues *only if* they name this case's own owner:
 /// a violation of another case's object recorded here would not match and would fail this case; a
@@ -17,12 +17,12 @@ import Testing
     static let violationsPerCase = 4
 
     // Swift Testing nests trait scopes in the order the traits are written: `.ownViolationsOnly` must
-    // enclose `.scheduleProtected`, whose issues are recorded as its scope ends. (Swap them and every
+    // enclose `.confinementChecked`, whose issues are recorded as its scope ends. (Swap them and every
     // case fails: the issues are then recorded outside `withKnownIssue`.)
-    @Test(.requiresDebugChecks, .ownViolationsOnly, .scheduleProtected, arguments: 0..<caseCount)
+    @Test(.requiresDebugChecks, .ownViolationsOnly, .confinementChecked, arguments: 0..<caseCount)
     func eachParallelTestFailsOnlyForItsOwnBackgroundViolations(_ index: Int) async throws {
         let probe = try #require(OwnViolationsOnly.Probe.current, "OwnViolationsOnly must wrap the trait")
-        let owner = QueueScheduler(label: OwnViolationsOnly.Probe.ownerLabel(index))
+        let owner = SerialQueueScheduler(label: OwnViolationsOnly.Probe.ownerLabel(index))
         probe.expect(owner: owner.label, violations: Self.violationsPerCase)
         let counter = Counter(owner: owner)
 

@@ -8,14 +8,14 @@ import Testing
     /// Without SchedulableTesting, a violation in a debug build reaches the default handler, which
     /// prints the whole report and stops the process — in a test run, the whole run.
     @Test(.enabled(
-        if: ScheduleProtectionSystem.debugChecksCompiledIn && ScheduleProtectionSystem.handler is TrapViolationHandler,
+        if: ConfinementSystem.debugChecksCompiledIn && ConfinementSystem.handler is TrapViolationHandler,
         "the default handler traps only in debug builds (and without SCHEDULE_PROTECTION)"
     ))
     func withoutTheHelpersTheDefaultHandlerPrintsTheReportAndStopsTheProcess() async throws {
         let result = try await #require(
             processExitsWith: .failure, observing: [\.standardErrorContent]
         ) {
-            let owner = QueueScheduler(label: "exit-tests.default")
+            let owner = SerialQueueScheduler(label: "exit-tests.default")
             let counter = Counter(owner: owner)
             onBackgroundThread { counter.increment() }
             // Not reached: the default handler traps on the GCD thread.
@@ -35,8 +35,8 @@ import Testing
             processExitsWith: .failure, observing: [\.standardErrorContent]
         ) {
             // The child process has no current test, so the trait's scope is entered directly.
-            try await ScheduleProtectedTrait.withTestScope(testName: "test preconditionChild", testLocation: #_sourceLocation) {
-                let owner = QueueScheduler(label: "exit-tests.precondition")
+            try await ConfinementCheckedTrait.withTestScope(testName: "test preconditionChild", testLocation: #_sourceLocation) {
+                let owner = SerialQueueScheduler(label: "exit-tests.precondition")
                 let counter = Counter(owner: owner)
                 await onBackgroundThread { counter.incrementOrStop() }
             }
@@ -58,8 +58,8 @@ import Testing
                 processExitsWith: .success, observing: [\.standardErrorContent]
             ) {
                 nonisolated(unsafe) var escaped: Counter?
-                try await ScheduleProtectedTrait.withTestScope(testName: "test lateChild()", testLocation: #_sourceLocation) {
-                    escaped = Counter(owner: QueueScheduler(label: "exit-tests.late"))
+                try await ConfinementCheckedTrait.withTestScope(testName: "test lateChild()", testLocation: #_sourceLocation) {
+                    escaped = Counter(owner: SerialQueueScheduler(label: "exit-tests.late"))
                 }
                 let counter = try #require(escaped)
                 await onBackgroundThread { counter.increment() }

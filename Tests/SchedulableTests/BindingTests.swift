@@ -7,22 +7,22 @@ import Testing
 @Suite("Binding")
 struct BindingTests {
     @Test func explicitOwnerRecordsBindSite() {
-        let owner = QueueScheduler(label: "test.bind")
-        let protection = ScheduleProtection(owner: owner); let line = #line
+        let owner = SerialQueueScheduler(label: "test.bind")
+        let protection = Confinement(owner: owner); let line = #line
         #expect(protection.owner?.label == "test.bind")
-        #expect(protection.boundAt == SourceLocation(fileID: #fileID, line: line))
+        #expect(protection.boundAt == CodeLocation(fileID: #fileID, line: line))
     }
 
     @Test func detachedBindsOnFirstCheckedUse() {
         let recorder = ViolationRecorder()
-        let owner = QueueScheduler(label: "test.detached")
-        let counter = withScheduleViolationHandler(recorder) { Counter(protection: .detached()) }
-        #expect(counter.scheduleProtection.owner == nil)
+        let owner = SerialQueueScheduler(label: "test.detached")
+        let counter = withConfinementViolationHandler(recorder) { Counter(protection: .detached()) }
+        #expect(counter.confinement.owner == nil)
         owner.sync { counter.ping() }
         #expect(recorder.count == 0)
-        if ScheduleProtectionSystem.debugChecksCompiledIn {
-            #expect(counter.scheduleProtection.owner?.label == "test.detached")
-            #expect(counter.scheduleProtection.boundAt?.fileID == "SchedulableTests/ViolationRecorder.swift")
+        if ConfinementSystem.debugChecksCompiledIn {
+            #expect(counter.confinement.owner?.label == "test.detached")
+            #expect(counter.confinement.boundAt?.fileID == "SchedulableTests/ViolationRecorder.swift")
         }
         onPlainThread { counter.ping() }
         #expect(recorder.count == expectedDebugTier(1))
@@ -30,24 +30,24 @@ struct BindingTests {
 
     @Test func handOffMovesOwnershipFromTheOwner() {
         let recorder = ViolationRecorder()
-        let first = QueueScheduler(label: "test.handoff.first")
-        let second = QueueScheduler(label: "test.handoff.second")
+        let first = SerialQueueScheduler(label: "test.handoff.first")
+        let second = SerialQueueScheduler(label: "test.handoff.second")
         let counter = settledCounter(owner: first, recorder: recorder)
-        first.sync { counter.scheduleProtection.handOff(to: second) }
+        first.sync { counter.confinement.handOff(to: second) }
         second.sync { counter.ping() }
         #expect(recorder.count == 0)
         first.sync { counter.ping() }
         #expect(recorder.count == expectedDebugTier(1))
-        #expect(counter.scheduleProtection.owner?.label == "test.handoff.second")
+        #expect(counter.confinement.owner?.label == "test.handoff.second")
     }
 
     @Test func detachReturnsToDetachedAndRebindsOnNextUse() {
         let recorder = ViolationRecorder()
-        let first = QueueScheduler(label: "test.detach.first")
-        let second = QueueScheduler(label: "test.detach.second")
+        let first = SerialQueueScheduler(label: "test.detach.first")
+        let second = SerialQueueScheduler(label: "test.detach.second")
         let counter = settledCounter(owner: first, recorder: recorder)
-        first.sync { counter.scheduleProtection.detach() }
-        #expect(counter.scheduleProtection.owner == nil)
+        first.sync { counter.confinement.detach() }
+        #expect(counter.confinement.owner == nil)
         second.sync { counter.ping() }
         first.sync { counter.ping() }
         #expect(recorder.count == expectedDebugTier(1))
@@ -55,11 +55,11 @@ struct BindingTests {
 
     @Test func handOffFromOutsideTheOwnerTraps() async {
         await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            let first = QueueScheduler(label: "exit.handoff.first")
-            let second = QueueScheduler(label: "exit.handoff.second")
+            let first = SerialQueueScheduler(label: "exit.handoff.first")
+            let second = SerialQueueScheduler(label: "exit.handoff.second")
             let counter = Counter(owner: first)
-            first.sync { _ = counter.isScheduled; counter.ping() }
-            DispatchQueue(label: "exit.intruder").sync { counter.scheduleProtection.handOff(to: second) }
+            first.sync { _ = counter.isIsolated; counter.ping() }
+            DispatchQueue(label: "exit.intruder").sync { counter.confinement.handOff(to: second) }
         }.map { result in
             let stderr = standardErrorText(result)
             #expect(stderr.contains("member:          handOff(to:)"))
@@ -70,21 +70,21 @@ struct BindingTests {
     /// Construct here, use there: the creating thread may use the object until its owner first does.
     @Test func initializerOnAnotherThreadIsNotReportedUntilOwnerUsesIt() {
         let recorder = ViolationRecorder()
-        let owner = QueueScheduler(label: "test.construct")
-        final class Service: ScheduleProtectable, @unchecked Sendable {
-            let scheduleProtection: ScheduleProtection
-            @ScheduleProtected(name: "state") var state: [String] = []
-            init(owner: QueueScheduler) {
-                scheduleProtection = ScheduleProtection(owner: owner)
+        let owner = SerialQueueScheduler(label: "test.construct")
+        final class Service: ConfinedObject, @unchecked Sendable {
+            let confinement: Confinement
+            @Confined(name: "state") var state: [String] = []
+            init(owner: SerialQueueScheduler) {
+                confinement = Confinement(owner: owner)
                 state.append("configured")      // phase 2 of init, on the creating thread
                 configure()
             }
             func configure() {
-                assertScheduled()
+                assertIsolated()
                 state.append("ready")
             }
         }
-        let service = withScheduleViolationHandler(recorder) { Service(owner: owner) }
+        let service = withConfinementViolationHandler(recorder) { Service(owner: owner) }
         _ = service.state                       // still the creating thread, before the owner used it
         #expect(recorder.count == 0)
         owner.sync { #expect(service.state == ["configured", "ready"]) }
@@ -94,8 +94,8 @@ struct BindingTests {
 
     @Test func constructionWindowBelongsToTheCreatingThreadOnly() {
         let recorder = ViolationRecorder()
-        let owner = QueueScheduler(label: "test.construct.other")
-        let counter = withScheduleViolationHandler(recorder) { Counter(owner: owner) }
+        let owner = SerialQueueScheduler(label: "test.construct.other")
+        let counter = withConfinementViolationHandler(recorder) { Counter(owner: owner) }
         onPlainThread { counter.ping() }
         #expect(recorder.count == expectedDebugTier(1))
     }
@@ -103,18 +103,18 @@ struct BindingTests {
     /// The last release happening on another thread runs deinit there; its accesses are not reported.
     @Test func deinitOnAnotherThreadIsNotReported() {
         let recorder = ViolationRecorder()
-        let owner = QueueScheduler(label: "test.deinit")
+        let owner = SerialQueueScheduler(label: "test.deinit")
         let deinitRan = ManagedCounter()
-        final class Closing: ScheduleProtectable, @unchecked Sendable {
-            let scheduleProtection: ScheduleProtection
-            @ScheduleProtected(name: "handles") var handles = [1, 2, 3]
+        final class Closing: ConfinedObject, @unchecked Sendable {
+            let confinement: Confinement
+            @Confined(name: "handles") var handles = [1, 2, 3]
             let onDeinit: ManagedCounter
-            init(owner: QueueScheduler, onDeinit: ManagedCounter) {
-                scheduleProtection = ScheduleProtection(owner: owner)
+            init(owner: SerialQueueScheduler, onDeinit: ManagedCounter) {
+                confinement = Confinement(owner: owner)
                 self.onDeinit = onDeinit
             }
             func close() {
-                assertScheduled()
+                assertIsolated()
                 handles.removeAll()
             }
             deinit {
@@ -122,7 +122,7 @@ struct BindingTests {
                 onDeinit.add()
             }
         }
-        var object: Closing? = withScheduleViolationHandler(recorder) { Closing(owner: owner, onDeinit: deinitRan) }
+        var object: Closing? = withConfinementViolationHandler(recorder) { Closing(owner: owner, onDeinit: deinitRan) }
         owner.sync { object?.handles.append(4) }
         // Hand the last reference to a plain thread and release it there.
         let box = UncheckedBox(object!)

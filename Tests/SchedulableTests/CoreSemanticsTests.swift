@@ -8,7 +8,7 @@ import Testing
 struct CoreSemanticsTests {
     @Test func accessOnOwnerQueueThroughSchedulerPasses() async {
         let recorder = ViolationRecorder()
-        let owner = QueueScheduler(label: "test.owner")
+        let owner = SerialQueueScheduler(label: "test.owner")
         let counter = settledCounter(owner: owner, recorder: recorder)
         await withCheckedContinuation { continuation in
             owner.schedule {
@@ -24,7 +24,7 @@ struct CoreSemanticsTests {
 
     @Test func rawWorkSubmittedStraightToTheQueuePasses() {
         let recorder = ViolationRecorder()
-        let owner = QueueScheduler(label: "test.raw")
+        let owner = SerialQueueScheduler(label: "test.raw")
         let counter = settledCounter(owner: owner, recorder: recorder)
         owner.queue.sync { counter.increment() }
         let group = DispatchGroup()
@@ -35,7 +35,7 @@ struct CoreSemanticsTests {
 
     @Test func plainThreadAccessIsReported() {
         let recorder = ViolationRecorder()
-        let owner = QueueScheduler(label: "test.plain")
+        let owner = SerialQueueScheduler(label: "test.plain")
         let counter = settledCounter(owner: owner, recorder: recorder)
         onPlainThread { counter.ping() }
         #expect(recorder.count == expectedDebugTier(1))
@@ -53,8 +53,8 @@ struct CoreSemanticsTests {
 
     @Test func otherQueueAccessIsReportedWithThatQueueAsActualContext() {
         let recorder = ViolationRecorder()
-        let owner = QueueScheduler(label: "test.a")
-        let other = QueueScheduler(label: "test.b")
+        let owner = SerialQueueScheduler(label: "test.a")
+        let other = SerialQueueScheduler(label: "test.b")
         let counter = settledCounter(owner: owner, recorder: recorder)
         other.sync { counter.count = 5 }
         let foreign = DispatchQueue(label: "test.foreign")
@@ -68,7 +68,7 @@ struct CoreSemanticsTests {
 
     @Test func branchWorkPassesForTreeOwner() {
         let recorder = ViolationRecorder()
-        let tree = QueueScheduler(label: "test.tree")
+        let tree = SerialQueueScheduler(label: "test.tree")
         let branch = tree.branch("images")
         let deeper = branch.branch("thumbnails")
         let counter = settledCounter(owner: tree, recorder: recorder)
@@ -82,11 +82,11 @@ struct CoreSemanticsTests {
 
     @Test func branchOwnerFailsOnTreeAndSiblingPassesOnSubBranch() {
         let recorder = ViolationRecorder()
-        let tree = QueueScheduler(label: "test.forest")
+        let tree = SerialQueueScheduler(label: "test.forest")
         let images = tree.branch("images")
         let sibling = tree.branch("video")
         let sub = images.branch("cache")
-        let counter = withScheduleViolationHandler(recorder) { Counter(owner: images) }
+        let counter = withConfinementViolationHandler(recorder) { Counter(owner: images) }
         images.sync { counter.increment() }
         sub.sync { counter.increment() }
         #expect(recorder.count == 0)
@@ -98,8 +98,8 @@ struct CoreSemanticsTests {
 
     @Test func nestedSyncFromOwnerKeepsOwnership() {
         let recorder = ViolationRecorder()
-        let owner = QueueScheduler(label: "test.nested.owner")
-        let other = QueueScheduler(label: "test.nested.other")
+        let owner = SerialQueueScheduler(label: "test.nested.owner")
+        let other = SerialQueueScheduler(label: "test.nested.other")
         let foreign = DispatchQueue(label: "test.nested.foreign")
         let counter = settledCounter(owner: owner, recorder: recorder)
         owner.sync {
@@ -120,7 +120,7 @@ struct CoreSemanticsTests {
     /// the outcome would be a trap, libdispatch arbitrates, so the owner's blocked work is not reported.
     @Test func rawSyncInsideRawOwnerWorkPassesWhereChecksTrap() async {
         await #expect(processExitsWith: .success) {
-            let owner = QueueScheduler(label: "exit.rawraw.owner")
+            let owner = SerialQueueScheduler(label: "exit.rawraw.owner")
             let counter = Counter(owner: owner)
             owner.sync { counter.ping() }
             owner.queue.sync {
@@ -134,7 +134,7 @@ struct CoreSemanticsTests {
 
     @Test func rawSyncFromUnrelatedWorkStillTrapsWithTheReport() async {
         await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            let owner = QueueScheduler(label: "exit.rawraw2.owner")
+            let owner = SerialQueueScheduler(label: "exit.rawraw2.owner")
             let counter = Counter(owner: owner)
             owner.sync { counter.incrementAlways() }   // always-on: ends construction in every build
             DispatchQueue(label: "exit.rawraw2.unrelated").sync {
@@ -149,13 +149,13 @@ struct CoreSemanticsTests {
 
     @Test func concurrentPerformIterationsOffTheOwnerThreadAreReported() {
         let recorder = ViolationRecorder()
-        let owner = QueueScheduler(label: "test.concurrentPerform")
+        let owner = SerialQueueScheduler(label: "test.concurrentPerform")
         let counter = settledCounter(owner: owner, recorder: recorder)
         let onOwner = owner.sync { () -> Int in
             // Only the iterations that run on the owner's (blocked) thread may pass.
             let passes = ManagedCounter()
             DispatchQueue.concurrentPerform(iterations: 64) { _ in
-                if counter.isScheduled { passes.add() }
+                if counter.isIsolated { passes.add() }
             }
             return passes.value
         }
@@ -165,10 +165,10 @@ struct CoreSemanticsTests {
 
     @Test func mainOwnedObjectPassesOnMainActorAndFailsElsewhere() async {
         let recorder = ViolationRecorder()
-        let counter = withScheduleViolationHandler(recorder) { Counter(owner: MainScheduler.shared) }
+        let counter = withConfinementViolationHandler(recorder) { Counter(owner: MainThreadScheduler.shared) }
         await MainActor.run { counter.increment() }
         await withCheckedContinuation { continuation in
-            MainScheduler.shared.schedule {
+            MainThreadScheduler.shared.schedule {
                 counter.increment()
                 continuation.resume()
             }
@@ -187,19 +187,19 @@ struct CoreSemanticsTests {
     }
 
     @Test func schedulerIsCurrentNeverSaysYesElsewhere() {
-        let a = QueueScheduler(label: "test.isCurrent.a")
+        let a = SerialQueueScheduler(label: "test.isIsolated.a")
         let b = a.branch("b")
-        #expect(!a.isCurrent)
-        #expect(a.sync { a.isCurrent })
-        #expect(b.sync { a.isCurrent && b.isCurrent })
-        #expect(!a.sync { b.isCurrent })
-        #expect(!a.sync { MainScheduler.shared.isCurrent })
+        #expect(!a.isIsolated)
+        #expect(a.sync { a.isIsolated })
+        #expect(b.sync { a.isIsolated && b.isIsolated })
+        #expect(!a.sync { b.isIsolated })
+        #expect(!a.sync { MainThreadScheduler.shared.isIsolated })
     }
 
     /// A new thread that may reuse a dead thread's pthread_t must not pass for the dead thread.
     @Test func deadThreadIdentityIsNeverReused() {
         let recorder = ViolationRecorder()
-        let counter = withScheduleViolationHandler(recorder) {
+        let counter = withConfinementViolationHandler(recorder) {
             Counter(protection: .detached())
         }
         onPlainThread { counter.ping() }     // binds to this thread, which then exits

@@ -3,20 +3,20 @@ import Schedulable
 import Testing
 
 /// A custom scheduler as a user writes one: a private serial queue, and a runner it keeps to itself.
-private final class RenderScheduler: Scheduler {
-    private let runner: ScheduleContext.Runner
+private final class RenderScheduler: SerialScheduler {
+    private let runner: ExecutionContext.Runner
     private let queue: DispatchQueue
     var label: String { runner.context.label }
-    var scheduleContext: ScheduleContext { runner.context }
+    var executionContext: ExecutionContext { runner.context }
 
     init(label: String) {
-        runner = ScheduleContext.Runner(label: label)
+        runner = ExecutionContext.Runner(label: label)
         queue = DispatchQueue(label: label)
     }
 
     /// A branch: its queue targets the parent's, so their work never overlaps (the runner contract).
     init(label: String, branchOf parent: RenderScheduler) {
-        runner = ScheduleContext.Runner(label: label, branchOf: parent.runner)
+        runner = ExecutionContext.Runner(label: label, branchOf: parent.runner)
         queue = DispatchQueue(label: label, target: parent.queue)
     }
 
@@ -36,29 +36,29 @@ struct CustomSchedulerTests {
     @Test func workRunThroughTheRunnerPassesTheSchedulersChecks() {
         let render = RenderScheduler(label: "test.render")
         let recorder = ViolationRecorder()
-        let counter = withScheduleViolationHandler(recorder) { Counter(protection: .detached()) }
+        let counter = withConfinementViolationHandler(recorder) { Counter(protection: .detached()) }
         for _ in 0..<200 {
             // An always-on check: it binds the detached counter on first use in every build.
             let passes = render.runAndWait { () -> Bool in
                 counter.incrementAlways()
-                return render.isCurrent && counter.isScheduled
+                return render.isIsolated && counter.isIsolated
             }
             #expect(passes)
         }
-        #expect(counter.scheduleProtection.owner === render.scheduleContext)
-        #expect(!render.isCurrent)
+        #expect(counter.confinement.owner === render.executionContext)
+        #expect(!render.isIsolated)
         #expect(recorder.count == 0)
     }
 
     @Test func accessOutsideTheRunnersWorkIsReportedEveryTime() {
         let render = RenderScheduler(label: "test.render.outside")
         let recorder = ViolationRecorder()
-        let counter = withScheduleViolationHandler(recorder) { Counter(protection: .detached()) }
+        let counter = withConfinementViolationHandler(recorder) { Counter(protection: .detached()) }
         render.runAndWait { counter.incrementAlways() }   // binds it to the custom scheduler, in every build
         for _ in 0..<200 {
             onPlainThread { counter.ping() }
         }
-        #expect(counter.scheduleProtection.owner === render.scheduleContext)
+        #expect(counter.confinement.owner === render.executionContext)
         #expect(recorder.count == expectedDebugTier(200))
         #expect(recorder.violations.allSatisfy { $0.expectedOwner == "scheduler \"test.render.outside\"" })
     }
@@ -66,18 +66,18 @@ struct CustomSchedulerTests {
     @Test func aBranchRunnerHoldsItsParentButNotTheReverse() {
         let parent = RenderScheduler(label: "test.render.tree")
         let branch = RenderScheduler(label: "test.render.tree.leaf", branchOf: parent)
-        #expect(branch.scheduleContext.parent === parent.scheduleContext)
+        #expect(branch.executionContext.parent === parent.executionContext)
         let recorder = ViolationRecorder()
-        let (parentOwned, branchOwned) = withScheduleViolationHandler(recorder) {
+        let (parentOwned, branchOwned) = withConfinementViolationHandler(recorder) {
             (Counter(protection: .detached()), Counter(protection: .detached()))
         }
         parent.runAndWait { parentOwned.incrementAlways() }   // always-on checks bind, in every build
         branch.runAndWait { branchOwned.incrementAlways() }
         for _ in 0..<200 {
             // The branch drains through its parent: the parent's object passes there.
-            #expect(branch.runAndWait { parentOwned.ping(); return parentOwned.isScheduled })
+            #expect(branch.runAndWait { parentOwned.ping(); return parentOwned.isIsolated })
             // The parent does not hold its branch: the branch's object is reported there.
-            #expect(!parent.runAndWait { branchOwned.ping(); return branchOwned.isScheduled })
+            #expect(!parent.runAndWait { branchOwned.ping(); return branchOwned.isIsolated })
         }
         #expect(recorder.count == expectedDebugTier(200))
         #expect(recorder.violations.allSatisfy { $0.expectedOwner == "scheduler \"test.render.tree.leaf\"" })

@@ -10,11 +10,11 @@ struct FutureDeadlockTests {
     /// Runs `present()` inside `caller`'s work on a future of `target` that is queued behind it, and
     /// checks that it is reported and throws within a bounded time.
     private func expectSelfWaitIsReported(
-        target: any Scheduler, runOn caller: any Scheduler, expectedOwner: String,
+        target: any SerialScheduler, runOn caller: any SerialScheduler, expectedOwner: String,
         sourceLocation: Testing.SourceLocation = #_sourceLocation
     ) throws {
         let log = FutureReportLog()
-        let future = Slot<Future<Int>>()
+        let future = Slot<ScheduledFuture<Int>>()
         let gate = DispatchSemaphore(value: 0)
         let finished = DispatchSemaphore(value: 0)
         let thrown = Slot<FutureError.Reason>()
@@ -31,7 +31,7 @@ struct FutureDeadlockTests {
         // when present() is called. Waiting for the event to start matters for two branches of one
         // tree: libdispatch keeps no submission order across different queues.
         #expect(wait(callerRuns, seconds: 10), sourceLocation: sourceLocation)
-        future.set(withScheduleViolationHandler(log.handler) { target.future { 42 } })
+        future.set(withConfinementViolationHandler(log.handler) { target.future { 42 } })
         gate.signal()
         #expect(wait(finished, seconds: 10), "present() hung", sourceLocation: sourceLocation)
         #expect(thrown.get == .wouldDeadlock, sourceLocation: sourceLocation)
@@ -52,12 +52,12 @@ struct FutureDeadlockTests {
     }
 
     @Test func presentOnTheFuturesOwnQueueBeforeTheWorkRanIsReportedAndThrows() throws {
-        let scheduler = QueueScheduler(label: "test.deadlock.queue")
+        let scheduler = SerialQueueScheduler(label: "test.deadlock.queue")
         try expectSelfWaitIsReported(target: scheduler, runOn: scheduler, expectedOwner: "queue \"test.deadlock.queue\"")
     }
 
     @Test func presentFromTheTreeOrASiblingBranchOfTheFuturesBranchIsReported() throws {
-        let tree = QueueScheduler(label: "test.deadlock.tree")
+        let tree = SerialQueueScheduler(label: "test.deadlock.tree")
         let images = tree.branch("images")
         let text = tree.branch("text")
         // The branch's work drains through the tree, which the caller occupies.
@@ -68,12 +68,12 @@ struct FutureDeadlockTests {
 
     @Test func presentFromWorkThatABlockedOwnerIsWaitingForIsReported() throws {
         // The queue waits in sync() for the thread scheduler, which then waits for the queue's future.
-        let queue = QueueScheduler(label: "test.deadlock.lent.queue")
+        let queue = SerialQueueScheduler(label: "test.deadlock.lent.queue")
         let thread = ThreadScheduler(label: "test.deadlock.lent.thread")
         defer { thread.shutdown() }
         let log = FutureReportLog()
-        let future = Slot<Future<Int>>()
-        let outcome = withScheduleViolationHandler(log.handler) {
+        let future = Slot<ScheduledFuture<Int>>()
+        let outcome = withConfinementViolationHandler(log.handler) {
             queue.sync { () -> FutureError.Reason? in
                 future.set(queue.future { 7 })
                 return thread.sync { () -> FutureError.Reason? in
@@ -91,10 +91,10 @@ struct FutureDeadlockTests {
         #expect(try future.get!.present() == 7)
     }
 
-    @Test(.enabled(if: ScheduleProtectionSystem.defaultMode == .trap))
+    @Test(.enabled(if: ConfinementSystem.defaultMode == .trap))
     func underTheDefaultDebugHandlerAPresentThatWouldDeadlockStopsWithTheReport() async {
         await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            let scheduler = QueueScheduler(label: "exit.deadlock.queue")
+            let scheduler = SerialQueueScheduler(label: "exit.deadlock.queue")
             scheduler.sync {
                 _ = try? scheduler.future { 1 }.present()
             }
@@ -106,10 +106,10 @@ struct FutureDeadlockTests {
         }
     }
 
-    @Test(.enabled(if: ScheduleProtectionSystem.defaultMode == .log))
+    @Test(.enabled(if: ConfinementSystem.defaultMode == .log))
     func underTheDefaultReleaseHandlerAPresentThatWouldDeadlockIsLoggedAndThrows() async {
         await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
-            let scheduler = QueueScheduler(label: "exit.deadlock.release")
+            let scheduler = SerialQueueScheduler(label: "exit.deadlock.release")
             let reason = scheduler.sync { () -> FutureError.Reason? in
                 do {
                     _ = try scheduler.future { 1 }.present()
@@ -136,7 +136,7 @@ struct FutureDeadlockTests {
         let order = OwnerConfined<[String]>([])
         let finished = DispatchSemaphore(value: 0)
         let result = Slot<Int>()
-        withScheduleViolationHandler(log.handler) {
+        withConfinementViolationHandler(log.handler) {
             waiter.schedule {
                 // The work calls back into the waiter synchronously and queues more events on it:
                 // both need the waiter's loop to keep turning while it waits.
@@ -166,32 +166,32 @@ struct FutureDeadlockTests {
             blue.shutdown()
             red.shutdown()
         }
-        final class Assembly: ScheduleProtectable, @unchecked Sendable {
-            // @unchecked: the lazy slots are checked (preconditionScheduled) on every use.
-            let scheduleProtection: ScheduleProtection
+        final class Assembly: ConfinedObject, @unchecked Sendable {
+            // @unchecked: the lazy slots are checked (preconditionIsolated) on every use.
+            let confinement: Confinement
             let red: ThreadScheduler
             private var a: String?
             private var c: String?
             init(blue: ThreadScheduler, red: ThreadScheduler) {
-                scheduleProtection = ScheduleProtection(owner: blue)
+                confinement = Confinement(owner: blue)
                 self.red = red
             }
             func makeA() throws -> String {
-                preconditionScheduled()
+                preconditionIsolated()
                 if let a { return a }
                 let b = try red.future { "B(" + (try self.future { try $0.makeC() }.present()) + ")" }.present()
                 a = "A(" + b + ")"
                 return a!
             }
             func makeC() throws -> String {
-                preconditionScheduled()
+                preconditionIsolated()
                 if let c { return c }
                 c = "C"
                 return c!
             }
         }
         let log = FutureReportLog()
-        let assembly = withScheduleViolationHandler(log.handler) { Assembly(blue: blue, red: red) }
+        let assembly = withConfinementViolationHandler(log.handler) { Assembly(blue: blue, red: red) }
         let done = DispatchSemaphore(value: 0)
         let result = Slot<String>()
         TestThread {

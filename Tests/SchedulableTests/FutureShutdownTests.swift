@@ -6,9 +6,9 @@ import Testing
 
 /// A scheduler that breaks the contract: it accepts work and keeps it until `drop()` releases it
 /// unrun (or, with `holds == false`, releases it at once).
-private final class DroppingScheduler: Scheduler {
+private final class DroppingScheduler: SerialScheduler {
     let label = "test.dropping"
-    let scheduleContext = ScheduleContext.Runner(label: "test.dropping").context
+    let executionContext = ExecutionContext.Runner(label: "test.dropping").context
     private let held = ScheduleLock<[@Sendable () -> Void]>([])
     private let holds: Bool
 
@@ -30,20 +30,20 @@ private final class DroppingScheduler: Scheduler {
 }
 
 /// A protected tally that checks, always, that every future body runs on its owner.
-private final class Tally: ScheduleProtectable, @unchecked Sendable {
+private final class Tally: ConfinedObject, @unchecked Sendable {
     // @unchecked: the counters are only used by `record`, which checks the owner always.
-    let scheduleProtection: ScheduleProtection
+    let confinement: Confinement
     private var next: [Int]
     private(set) var outOfOrder = 0
     private(set) var runs = 0
 
-    init(owner: some Scheduler, producers: Int) {
-        scheduleProtection = ScheduleProtection(owner: owner)
+    init(owner: some SerialScheduler, producers: Int) {
+        confinement = Confinement(owner: owner)
         next = [Int](repeating: 0, count: producers)
     }
 
     func record(producer: Int, sequence: Int) -> Int {
-        preconditionScheduled()
+        preconditionIsolated()
         if next[producer] != sequence { outOfOrder += 1 }
         next[producer] = sequence + 1
         runs += 1
@@ -51,7 +51,7 @@ private final class Tally: ScheduleProtectable, @unchecked Sendable {
     }
 
     func totals() -> (runs: Int, outOfOrder: Int) {
-        preconditionScheduled()
+        preconditionIsolated()
         return (runs, outOfOrder)
     }
 }
@@ -82,7 +82,7 @@ struct FutureShutdownTests {
         let finished = DispatchSemaphore(value: 0)
         for _ in 0..<producers {
             TestThread {
-                var futures: [(Int, Future<Int>)] = []
+                var futures: [(Int, ScheduledFuture<Int>)] = []
                 var rejectionsSeen = 0
                 var sequence = 0
                 // Make futures until the shutdown shows, then a few more, so every producer races it.
@@ -129,7 +129,7 @@ struct FutureShutdownTests {
         let log = FutureReportLog { report in
             if report.kind == .waitingRequired { dropsLater.drop() }
         }
-        let future = withScheduleViolationHandler(log.handler) { dropsLater.future { 1 } }
+        let future = withConfinementViolationHandler(log.handler) { dropsLater.future { 1 } }
         let finished = DispatchSemaphore(value: 0)
         let reason = Slot<FutureError.Reason>()
         TestThread {
@@ -147,7 +147,7 @@ struct FutureShutdownTests {
         defer { owner.shutdown() }
         let log = FutureReportLog()
         // Made in the scope: the futures of the tally report to `log` from any thread.
-        let tally = withScheduleViolationHandler(log.handler) { Tally(owner: owner, producers: producers) }
+        let tally = withConfinementViolationHandler(log.handler) { Tally(owner: owner, producers: producers) }
         let callbacks = Atomic<Int>(0)
         let wrongValues = Atomic<Int>(0)
         let threads = (0..<producers).map { producer in

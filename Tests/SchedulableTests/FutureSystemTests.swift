@@ -10,11 +10,11 @@ struct FutureSystemTests {
     @Test func theOffSwitchRunsFuturesInlineOnTheirSchedulerAndPresentNeverWaits() async {
         await #expect(processExitsWith: .success) {
             // Any report — a waiting note, a deadlock — fails the child.
-            ScheduleProtectionSystem.bootstrap(CustomViolationHandler { @Sendable (_: ScheduleViolation) -> Void in exitProcess(10) })
+            ConfinementSystem.bootstrap(CustomViolationHandler { @Sendable (_: ConfinementViolation) -> Void in exitProcess(10) })
             FutureSystem.runsFuturesInline = true
             let thread = ThreadScheduler(label: "exit.inline.thread")
             // From a plain thread: the body has run, on the scheduler, when future returns.
-            let fromOutside = thread.future { thread.isCurrent }
+            let fromOutside = thread.future { thread.isIsolated }
             guard fromOutside.isPresent, (try? fromOutside.present()) == true else { exitProcess(11) }
             // On the scheduler itself: the body runs right there, before the next statement (an
             // asynchronous future would be queued behind this event, and present() here would
@@ -31,8 +31,8 @@ struct FutureSystemTests {
             let chained = thread.future { 2 }.map { $0 * 3 }
             guard chained.isPresent, (try? chained.present()) == 6 else { exitProcess(13) }
             // From a queue: the queue blocks and lends its context to the body.
-            let queue = QueueScheduler(label: "exit.inline.queue")
-            let lent = queue.sync { (try? thread.future { queue.isCurrent && thread.isCurrent }.present()) ?? false }
+            let queue = SerialQueueScheduler(label: "exit.inline.queue")
+            let lent = queue.sync { (try? thread.future { queue.isIsolated && thread.isIsolated }.present()) ?? false }
             guard lent else { exitProcess(14) }
             // Errors still arrive as errors.
             thread.shutdown()
@@ -57,14 +57,14 @@ struct FutureSystemTests {
             done.wait()
         }.map { result in
             let stderr = standardErrorText(result)
-            #expect(stderr.contains("Schedulable: note: Future<Int>.present() had to wait"))
+            #expect(stderr.contains("Schedulable: note: ScheduledFuture<Int>.present() had to wait"))
             #expect(stderr.contains("expected owner:  thread scheduler \"exit.note.owner\""))
         }
     }
 
     @Test func turningTheWaitingNoteOffSilencesIt() async {
         await #expect(processExitsWith: .success) {
-            ScheduleProtectionSystem.bootstrap(CustomViolationHandler { @Sendable (_: ScheduleViolation) -> Void in exitProcess(30) })
+            ConfinementSystem.bootstrap(CustomViolationHandler { @Sendable (_: ConfinementViolation) -> Void in exitProcess(30) })
             FutureSystem.logsWhenWaitingIsRequired = false
             let waiter = ThreadScheduler(label: "exit.quiet.waiter")
             let owner = ThreadScheduler(label: "exit.quiet.owner")

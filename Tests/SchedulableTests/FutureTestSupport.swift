@@ -6,11 +6,11 @@ import Testing
 /// Collects the violations and notes of one scope: futures made in it keep the handler, so reports
 /// made later on scheduler threads still arrive here.
 final class FutureReportLog: Sendable {
-    private let reports = ScheduleLock<[ScheduleViolation]>([])
+    private let reports = ScheduleLock<[ConfinementViolation]>([])
     /// Called with each report, after it is recorded (on the reporting thread).
-    private let onReport: @Sendable (ScheduleViolation) -> Void
+    private let onReport: @Sendable (ConfinementViolation) -> Void
 
-    init(onReport: @escaping @Sendable (ScheduleViolation) -> Void = { _ in }) {
+    init(onReport: @escaping @Sendable (ConfinementViolation) -> Void = { _ in }) {
         self.onReport = onReport
     }
 
@@ -21,9 +21,9 @@ final class FutureReportLog: Sendable {
         }
     }
 
-    var all: [ScheduleViolation] { reports.withLock { $0 } }
+    var all: [ConfinementViolation] { reports.withLock { $0 } }
 
-    func count(of kind: ScheduleViolation.Kind) -> Int {
+    func count(of kind: ConfinementViolation.Kind) -> Int {
         all.filter { $0.kind == kind }.count
     }
 }

@@ -6,23 +6,23 @@ import Testing
 
 /// A protected journal: its guarded method stops the process (precondition tier, every build) if a
 /// future ever ran it off its owner.
-private final class Journal: ScheduleProtectable, @unchecked Sendable {
+private final class Journal: ConfinedObject, @unchecked Sendable {
     // @unchecked: `entries` is only used through `record`/`snapshot`, which check the owner always.
-    let scheduleProtection: ScheduleProtection
+    let confinement: Confinement
     private var entries: [Int] = []
 
-    init(owner: some Scheduler) {
-        scheduleProtection = ScheduleProtection(owner: owner)
+    init(owner: some SerialScheduler) {
+        confinement = Confinement(owner: owner)
     }
 
     func record(_ entry: Int) -> Int {
-        preconditionScheduled()
+        preconditionIsolated()
         entries.append(entry)
         return entries.count
     }
 
     func snapshot() -> [Int] {
-        preconditionScheduled()
+        preconditionIsolated()
         return entries
     }
 }
@@ -31,11 +31,11 @@ private final class Journal: ScheduleProtectable, @unchecked Sendable {
 struct FutureTests {
     @Test(arguments: ["thread", "queue"])
     func futuresOfOneOwnerRunInTheOrderTheyWereMadeOnTheOwner(kind: String) throws {
-        let owner: any Scheduler = kind == "thread" ? ThreadScheduler(label: "test.future.order") : QueueScheduler(label: "test.future.order")
+        let owner: any SerialScheduler = kind == "thread" ? ThreadScheduler(label: "test.future.order") : SerialQueueScheduler(label: "test.future.order")
         defer { (owner as? ThreadScheduler)?.shutdown() }
         let log = FutureReportLog()
         let journal = Journal(owner: owner)
-        let futures = withScheduleViolationHandler(log.handler) {
+        let futures = withConfinementViolationHandler(log.handler) {
             (0..<2_000).map { index in
                 // Object futures and free futures of the same scheduler share one FIFO.
                 index.isMultiple(of: 3)
@@ -79,13 +79,13 @@ struct FutureTests {
 
     @Test func mapAndFlatMapRunOnTheSameOwnerAndChainAcrossSchedulers() async throws {
         let owner = ThreadScheduler(label: "test.future.map")
-        let other = QueueScheduler(label: "test.future.map.other")
+        let other = SerialQueueScheduler(label: "test.future.map.other")
         defer { owner.shutdown() }
         let journal = Journal(owner: owner)
         let chained = journal.future { $0.record(10) }
-            .map { count in (count, owner.isCurrent) }
-            .flatMap { step in other.future { (step.0 * 2, step.1, other.isCurrent) } }
-            .map { step in (step.0 + 1, step.1, step.2, owner.isCurrent) }
+            .map { count in (count, owner.isIsolated) }
+            .flatMap { step in other.future { (step.0 * 2, step.1, other.isIsolated) } }
+            .map { step in (step.0 + 1, step.1, step.2, owner.isIsolated) }
         let result = try await chained.value
         #expect(result == (3, true, true, true))
         #expect(chained.scheduler === owner)
@@ -106,7 +106,7 @@ struct FutureTests {
 
     @Test func whenPresentRunsOnTheGivenSchedulerElseTheCallersElseTheFutures() async throws {
         let owner = ThreadScheduler(label: "test.future.when.owner")
-        let caller = QueueScheduler(label: "test.future.when.caller")
+        let caller = SerialQueueScheduler(label: "test.future.when.caller")
         let explicit = ThreadScheduler(label: "test.future.when.explicit")
         defer {
             owner.shutdown()
@@ -116,20 +116,20 @@ struct FutureTests {
         let seen = ScheduleLock<[String: (Int, Bool)]>([:])
         let all = DispatchSemaphore(value: 0)
         future.whenPresent(on: explicit) { result in
-            seen.withLock { $0["explicit"] = ((try? result.get()) ?? -1, explicit.isCurrent) }
+            seen.withLock { $0["explicit"] = ((try? result.get()) ?? -1, explicit.isIsolated) }
             all.signal()
         }
         // From a library scheduler's work: the default is that scheduler.
         caller.sync {
             future.whenPresent { result in
-                seen.withLock { $0["caller"] = ((try? result.get()) ?? -1, caller.isCurrent) }
+                seen.withLock { $0["caller"] = ((try? result.get()) ?? -1, caller.isIsolated) }
                 all.signal()
             }
         }
         // From a plain thread (no library scheduler runs it): the default is the future's scheduler.
         TestThread {
             future.whenPresent { result in
-                seen.withLock { $0["owner"] = ((try? result.get()) ?? -1, owner.isCurrent) }
+                seen.withLock { $0["owner"] = ((try? result.get()) ?? -1, owner.isIsolated) }
                 all.signal()
             }
         }.join()
@@ -169,7 +169,7 @@ struct FutureTests {
             if report.kind == .waitingRequired { gate.signal() }
         }
         owner.schedule { gate.wait() }
-        let future = withScheduleViolationHandler(log.handler) { owner.future { 42 } }
+        let future = withConfinementViolationHandler(log.handler) { owner.future { 42 } }
         let presentLine = #line + 1
         #expect(try future.present() == 42)
         #expect(try future.present() == 42)  // The value is there: no wait, no note.
@@ -177,20 +177,20 @@ struct FutureTests {
         #expect(notes.count == 1)
         let note = try #require(notes.first)
         #expect(note.tier == .note)
-        #expect(note.callSite == SourceLocation(fileID: #fileID, line: presentLine))
+        #expect(note.callSite == CodeLocation(fileID: #fileID, line: presentLine))
         #expect(note.expectedOwner == "thread scheduler \"test.future.note\"")
-        #expect(note.description.contains("Future<Int>.present() had to wait"))
+        #expect(note.description.contains("ScheduledFuture<Int>.present() had to wait"))
         #expect(log.all.count == 1)
     }
 
     @Test func notesNeverTrapAndTheLogHandlerLogsEachCallSiteOnce() {
         let lines = ScheduleLock<[String]>([])
         let logHandler = LogViolationHandler { line in lines.withLock { $0.append(line) } }
-        func note(line: Int) -> ScheduleViolation {
-            ScheduleViolation(
-                kind: .waitingRequired, tier: .note, objectType: "Future<Int>", member: "present()",
+        func note(line: Int) -> ConfinementViolation {
+            ConfinementViolation(
+                kind: .waitingRequired, tier: .note, objectType: "ScheduledFuture<Int>", member: "present()",
                 expectedOwner: "thread scheduler \"x\"", actualContext: "thread 1",
-                callSite: SourceLocation(fileID: "App/A.swift", line: line)
+                callSite: CodeLocation(fileID: "App/A.swift", line: line)
             )
         }
         // The trap handler prints a note and returns (this test would crash otherwise).
@@ -207,7 +207,7 @@ struct FutureTests {
 
     @Test func aBlockedCallerLendsItsContextToWorkThatHadNotStartedAndAPumpingCallerDoesNot() throws {
         let owner = ThreadScheduler(label: "test.future.lend.owner")
-        let blockedCaller = QueueScheduler(label: "test.future.lend.queue")
+        let blockedCaller = SerialQueueScheduler(label: "test.future.lend.queue")
         let pumpingCaller = ThreadScheduler(label: "test.future.lend.thread")
         defer {
             owner.shutdown()
@@ -220,14 +220,14 @@ struct FutureTests {
         // The owner is held until present() has registered (the note comes after), so the work
         // starts only once the caller is blocked in present().
         owner.schedule { gate.wait() }
-        let lent = try withScheduleViolationHandler(log.handler) {
+        let lent = try withConfinementViolationHandler(log.handler) {
             try blockedCaller.sync {
-                try owner.future { (blockedCaller.isCurrent, owner.isCurrent) }.present()
+                try owner.future { (blockedCaller.isIsolated, owner.isIsolated) }.present()
             }
         }
         #expect(lent == (true, true))
         owner.schedule { gate.wait() }
-        let future = withScheduleViolationHandler(log.handler) { owner.future { (pumpingCaller.isCurrent, owner.isCurrent) } }
+        let future = withConfinementViolationHandler(log.handler) { owner.future { (pumpingCaller.isIsolated, owner.isIsolated) } }
         let notLent = try pumpingCaller.sync { try future.present() }
         #expect(notLent == (false, true))
         #expect(log.count(of: .deadlock) == 0)
@@ -236,33 +236,33 @@ struct FutureTests {
     @Test func aTypeChoosesTheSchedulerOfItsFuturesAndAnInstanceMayOverrideIt() throws {
         let custom = ThreadScheduler(label: "test.future.type.custom")
         defer { custom.shutdown() }
-        let typeLevel = try Palette().future { _ in Palette.futureScheduler.isCurrent }.present()
+        let typeLevel = try Palette().future { _ in Palette.futureScheduler.isIsolated }.present()
         #expect(typeLevel)
-        let overridden = try Palette(scheduler: custom).future { _ in (custom.isCurrent, Palette.futureScheduler.isCurrent) }.present()
+        let overridden = try Palette(scheduler: custom).future { _ in (custom.isIsolated, Palette.futureScheduler.isIsolated) }.present()
         #expect(overridden == (true, false))
         // A protectable type: a bound instance's futures run on its owner, a detached one's on the type's.
-        let owner = QueueScheduler(label: "test.future.type.owner")
-        #expect(try Canvas(owner: owner).future { _ in owner.isCurrent }.present())
-        #expect(try Canvas(owner: nil).future { canvas in (Canvas.futureScheduler.isCurrent, canvas.isScheduled) }.present() == (true, true))
+        let owner = SerialQueueScheduler(label: "test.future.type.owner")
+        #expect(try Canvas(owner: owner).future { _ in owner.isIsolated }.present())
+        #expect(try Canvas(owner: nil).future { canvas in (Canvas.futureScheduler.isIsolated, canvas.isIsolated) }.present() == (true, true))
     }
 }
 
 /// A plain class whose futures run on one scheduler for the whole type unless an instance chooses.
 private final class Palette: FutureScheduled {
-    static let futureScheduler: any Scheduler = QueueScheduler(label: "test.future.type.palette")
-    let futureScheduler: any Scheduler
+    static let futureScheduler: any SerialScheduler = SerialQueueScheduler(label: "test.future.type.palette")
+    let futureScheduler: any SerialScheduler
 
-    init(scheduler: (any Scheduler)? = nil) {
+    init(scheduler: (any SerialScheduler)? = nil) {
         futureScheduler = scheduler ?? Self.futureScheduler
     }
 }
 
 /// A protectable class with a type-level future scheduler.
-private final class Canvas: ScheduleProtectable, FutureScheduled {
-    static let futureScheduler: any Scheduler = QueueScheduler(label: "test.future.type.canvas")
-    let scheduleProtection: ScheduleProtection
+private final class Canvas: ConfinedObject, FutureScheduled {
+    static let futureScheduler: any SerialScheduler = SerialQueueScheduler(label: "test.future.type.canvas")
+    let confinement: Confinement
 
-    init(owner: QueueScheduler?) {
-        scheduleProtection = owner.map { ScheduleProtection(owner: $0) } ?? .detached()
+    init(owner: SerialQueueScheduler?) {
+        confinement = owner.map { Confinement(owner: $0) } ?? .detached()
     }
 }

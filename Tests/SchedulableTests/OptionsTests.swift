@@ -5,19 +5,19 @@ import Testing
 /// Options mirror POSScheduleProtectionOptions: default, include, exclude, chainable, predicate.
 @Suite("Options")
 struct OptionsTests {
-    final class Panel: ScheduleProtectable, @unchecked Sendable {
-        let scheduleProtection: ScheduleProtection
-        @ScheduleProtected(name: "title") var title = ""
-        @ScheduleProtected(name: "isVisible") var isVisible = false
-        @ScheduleProtected(name: "_cache") var cache = 0
+    final class Panel: ConfinedObject, @unchecked Sendable {
+        let confinement: Confinement
+        @Confined(name: "title") var title = ""
+        @Confined(name: "isVisible") var isVisible = false
+        @Confined(name: "_cache") var cache = 0
 
-        init(owner: QueueScheduler, options: ScheduleProtectionOptions<Panel>) {
-            scheduleProtection = ScheduleProtection(owner: owner, options: options)
+        init(owner: SerialQueueScheduler, options: ConfinementOptions<Panel>) {
+            confinement = Confinement(owner: owner, options: options)
         }
 
-        func show() { assertScheduled() }
-        func hide() { assertScheduled() }
-        func _refresh() { assertScheduled() }
+        func show() { assertIsolated() }
+        func hide() { assertIsolated() }
+        func _refresh() { assertIsolated() }
 
         /// Touches every guarded member once, from wherever it is called.
         func touchEverything() {
@@ -31,10 +31,10 @@ struct OptionsTests {
     }
 
     /// The members reported when every member is used from the wrong thread.
-    func reportedMembers(_ options: ScheduleProtectionOptions<Panel>) -> Set<String> {
+    func reportedMembers(_ options: ConfinementOptions<Panel>) -> Set<String> {
         let recorder = ViolationRecorder()
-        let owner = QueueScheduler(label: "test.options")
-        let panel = withScheduleViolationHandler(recorder) { Panel(owner: owner, options: options) }
+        let owner = SerialQueueScheduler(label: "test.options")
+        let panel = withConfinementViolationHandler(recorder) { Panel(owner: owner, options: options) }
         owner.sync { _ = panel.title }
         DispatchQueue(label: "test.options.intruder").sync { panel.touchEverything() }
         return Set(recorder.members)
@@ -43,7 +43,7 @@ struct OptionsTests {
     let everything: Set<String> = ["title", "isVisible", "_cache", "show()", "hide()", "_refresh()"]
 
     func expected(_ members: Set<String>) -> Set<String> {
-        ScheduleProtectionSystem.debugChecksCompiledIn ? members : []
+        ConfinementSystem.debugChecksCompiledIn ? members : []
     }
 
     @Test func defaultChecksEveryGuardedMember() {
@@ -51,96 +51,96 @@ struct OptionsTests {
     }
 
     @Test func excludeByKeyPathAndMethodName() {
-        let options = ScheduleProtectionOptions<Panel>.exclude(.property(\Panel.isVisible), .method("hide()"))
+        let options = ConfinementOptions<Panel>.exclude(.property(\Panel.isVisible), .method("hide()"))
         #expect(reportedMembers(options) == expected(["title", "_cache", "show()", "_refresh()"]))
     }
 
     @Test func includeOnlyListedMembers() {
-        let options = ScheduleProtectionOptions<Panel>.include(.property(\Panel.title), .method("show()"))
+        let options = ConfinementOptions<Panel>.include(.property(\Panel.title), .method("show()"))
         #expect(reportedMembers(options) == expected(["title", "show()"]))
     }
 
     @Test func chainedIncludeAndExclude() {
-        let options = ScheduleProtectionOptions<Panel>.include(.property(\Panel.title))
+        let options = ConfinementOptions<Panel>.include(.property(\Panel.title))
             .including(.method("show()"), .method("hide()"))
             .excluding(.method("show()"))
         #expect(reportedMembers(options) == expected(["title", "hide()"]))
     }
 
     @Test func predicateOverMemberNamesLikePOSSelectorFilter() {
-        let options = ScheduleProtectionOptions<Panel>.include(where: { !$0.hasPrefix("_") })
+        let options = ConfinementOptions<Panel>.include(where: { !$0.hasPrefix("_") })
         #expect(reportedMembers(options) == expected(["title", "isVisible", "show()", "hide()"]))
     }
 
     @Test func exclusionWinsOverInclusionAndPredicate() {
-        let options = ScheduleProtectionOptions<Panel>.include(.property(\Panel.title), .method("show()"))
+        let options = ConfinementOptions<Panel>.include(.property(\Panel.title), .method("show()"))
             .including(where: { $0 == "title" })
             .excluding(.property(\Panel.title))
         #expect(reportedMembers(options) == expected(["show()"]))
     }
 
     @Test func propertyOptionReachingNoProtectedPropertyIsReportedWithItsCallSite() {
-        final class Misconfigured: ScheduleProtectable, @unchecked Sendable {
-            static let owner = QueueScheduler(label: "test.options.misconfigured")
-            let scheduleProtection = ScheduleProtection(
+        final class Misconfigured: ConfinedObject, @unchecked Sendable {
+            static let owner = SerialQueueScheduler(label: "test.options.misconfigured")
+            let confinement = Confinement(
                 owner: Misconfigured.owner,
-                options: ScheduleProtectionOptions<Misconfigured>.exclude(.property(\Misconfigured.plain))
+                options: ConfinementOptions<Misconfigured>.exclude(.property(\Misconfigured.plain))
             )
             var plain = 0
-            @ScheduleProtected(name: "guarded") var guarded = 0
+            @Confined(name: "guarded") var guarded = 0
         }
         let recorder = ViolationRecorder()
-        let object = withScheduleViolationHandler(recorder) { Misconfigured() }
+        let object = withConfinementViolationHandler(recorder) { Misconfigured() }
         Misconfigured.owner.sync { object.guarded += 1 }
         let invalid = recorder.violations.filter { $0.kind == .invalidOption }
         #expect(invalid.count == expectedDebugTier(1))
         if let violation = invalid.first {
             #expect(violation.objectType == "Misconfigured")
             #expect(violation.callSite?.fileID == "SchedulableTests/OptionsTests.swift")
-            #expect(violation.detail?.contains("reaches no @ScheduleProtected property of Misconfigured") == true)
+            #expect(violation.detail?.contains("reaches no @Confined property of Misconfigured") == true)
         }
         #expect(recorder.violations.filter { $0.kind == .wrongContext }.isEmpty)
     }
 
     @Test func propertyOptionsAreResolvedEvenWhenOwnerAlwaysTakesTheFastPath() {
-        final class OnOwner: ScheduleProtectable, @unchecked Sendable {
-            let scheduleProtection: ScheduleProtection
-            @ScheduleProtected(name: "noisy") var noisy = 0
-            @ScheduleProtected(name: "quiet") var quiet = 0
-            init(owner: QueueScheduler) {
-                scheduleProtection = ScheduleProtection(
-                    owner: owner, options: ScheduleProtectionOptions<OnOwner>.exclude(.property(\OnOwner.quiet))
+        final class OnOwner: ConfinedObject, @unchecked Sendable {
+            let confinement: Confinement
+            @Confined(name: "noisy") var noisy = 0
+            @Confined(name: "quiet") var quiet = 0
+            init(owner: SerialQueueScheduler) {
+                confinement = Confinement(
+                    owner: owner, options: ConfinementOptions<OnOwner>.exclude(.property(\OnOwner.quiet))
                 )
             }
         }
         let recorder = ViolationRecorder()
-        let owner = QueueScheduler(label: "test.options.onOwner")
+        let owner = SerialQueueScheduler(label: "test.options.onOwner")
         // Built on the owner itself: no construction window, yet the options must still apply.
-        let object = owner.sync { withScheduleViolationHandler(recorder) { OnOwner(owner: owner) } }
+        let object = owner.sync { withConfinementViolationHandler(recorder) { OnOwner(owner: owner) } }
         owner.sync { object.noisy += 1 }
         DispatchQueue(label: "test.options.onOwner.intruder").sync {
             object.quiet += 1
             object.noisy += 1
         }
-        #expect(recorder.members == (ScheduleProtectionSystem.debugChecksCompiledIn ? ["noisy"] : []))
+        #expect(recorder.members == (ConfinementSystem.debugChecksCompiledIn ? ["noisy"] : []))
     }
 
     @Test func excludedMemberDoesNotBindDetachedObject() {
-        final class Lazy: ScheduleProtectable, @unchecked Sendable {
-            let scheduleProtection = ScheduleProtection.detached(
-                options: ScheduleProtectionOptions<Lazy>.exclude(.method("describe()"))
+        final class Lazy: ConfinedObject, @unchecked Sendable {
+            let confinement = Confinement.detached(
+                options: ConfinementOptions<Lazy>.exclude(.method("describe()"))
             )
-            func describe() { assertScheduled() }
-            func mutate() { assertScheduled() }
+            func describe() { assertIsolated() }
+            func mutate() { assertIsolated() }
         }
         let recorder = ViolationRecorder()
-        let lazy = withScheduleViolationHandler(recorder) { Lazy() }
-        let owner = QueueScheduler(label: "test.options.lazy")
+        let lazy = withConfinementViolationHandler(recorder) { Lazy() }
+        let owner = SerialQueueScheduler(label: "test.options.lazy")
         DispatchQueue(label: "test.options.elsewhere").sync { lazy.describe() }
-        #expect(lazy.scheduleProtection.owner == nil)
+        #expect(lazy.confinement.owner == nil)
         owner.sync { lazy.mutate() }
-        if ScheduleProtectionSystem.debugChecksCompiledIn {
-            #expect(lazy.scheduleProtection.owner?.label == "test.options.lazy")
+        if ConfinementSystem.debugChecksCompiledIn {
+            #expect(lazy.confinement.owner?.label == "test.options.lazy")
         }
         #expect(recorder.count == 0)
     }

@@ -15,30 +15,30 @@ private final class OutputSink: Sendable {
 }
 
 /// Configures the printer. Mutable, so it is confined to the background scheduler.
-private final class PrintOptionsProvider: ScheduleProtectable {
-    let scheduleProtection: ScheduleProtection
-    @ScheduleProtected var richFormatEnabled = false
+private final class PrintOptionsProvider: ConfinedObject {
+    let confinement: Confinement
+    @Confined var richFormatEnabled = false
 
-    init(scheduler: some Scheduler) {
-        scheduleProtection = ScheduleProtection(owner: scheduler)
+    init(scheduler: some SerialScheduler) {
+        confinement = Confinement(owner: scheduler)
     }
 }
 
 /// Prints what it is fed. Calls its options provider directly: they share a scheduler (the
 /// pattern's first rule), and the provider's checks confirm it.
-private final class Printer: ScheduleProtectable {
-    let scheduleProtection: ScheduleProtection
+private final class Printer: ConfinedObject {
+    let confinement: Confinement
     private let optionsProvider: PrintOptionsProvider
     private let output: OutputSink
 
-    init(optionsProvider: PrintOptionsProvider, output: OutputSink, scheduler: some Scheduler) {
-        scheduleProtection = ScheduleProtection(owner: scheduler)
+    init(optionsProvider: PrintOptionsProvider, output: OutputSink, scheduler: some SerialScheduler) {
+        confinement = Confinement(owner: scheduler)
         self.optionsProvider = optionsProvider
         self.output = output
     }
 
     func doWork(what: String) {
-        preconditionScheduled()
+        preconditionIsolated()
         if optionsProvider.richFormatEnabled {
             output.write("\(CurrentExecution.description): out \(what)")
         } else {

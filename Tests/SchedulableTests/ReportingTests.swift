@@ -9,7 +9,7 @@ import Testing
 struct ReportingTests {
     @Test func readModifyWriteChecksOnce() {
         let recorder = ViolationRecorder()
-        let owner = QueueScheduler(label: "test.rmw")
+        let owner = SerialQueueScheduler(label: "test.rmw")
         let counter = settledCounter(owner: owner, recorder: recorder)
         let intruder = DispatchQueue(label: "test.rmw.intruder")
         intruder.sync { counter.count += 1 }
@@ -25,7 +25,7 @@ struct ReportingTests {
 
     @Test func unnamedPropertyIsNamedByDeclarationSite() {
         let recorder = ViolationRecorder()
-        let owner = QueueScheduler(label: "test.unnamed")
+        let owner = SerialQueueScheduler(label: "test.unnamed")
         let counter = settledCounter(owner: owner, recorder: recorder)
         DispatchQueue(label: "test.unnamed.intruder").sync { _ = counter.items }
         if let violation = recorder.violations.first {
@@ -35,11 +35,11 @@ struct ReportingTests {
     }
 
     @Test func reportDescriptionHasEveryField() {
-        let violation = ScheduleViolation(
+        let violation = ConfinementViolation(
             kind: .wrongContext, tier: .assert, objectType: "UploadQueue", objectIdentity: "0x1",
             member: "enqueue(_:)", expectedOwner: "queue \"uploads\"", actualContext: "main thread",
-            ownerBoundAt: SourceLocation(fileID: "App/Uploads.swift", line: 3),
-            callSite: SourceLocation(fileID: "App/Uploads.swift", line: 9)
+            ownerBoundAt: CodeLocation(fileID: "App/Uploads.swift", line: 3),
+            callSite: CodeLocation(fileID: "App/Uploads.swift", line: 9)
         )
         let text = violation.description
         for field in ["UploadQueue.enqueue(_:) used outside its owner", "object:          UploadQueue (0x1)",
@@ -53,14 +53,14 @@ struct ReportingTests {
     @Test func logHandlerPrintsOncePerTypeAndMemberWithCounts() {
         let lines = LockedList<String>()
         let log = LogViolationHandler(output: { line in lines.append(line) })
-        let owner = QueueScheduler(label: "test.log")
-        let counter = withScheduleViolationHandler(log) { Counter(owner: owner) }
+        let owner = SerialQueueScheduler(label: "test.log")
+        let counter = withConfinementViolationHandler(log) { Counter(owner: owner) }
         owner.sync { counter.ping() }
         let intruder = DispatchQueue(label: "test.log.intruder")
         for _ in 0..<5 { intruder.sync { counter.ping() } }
         intruder.sync { counter.reset() }
         let printed = lines.elements
-        if ScheduleProtectionSystem.debugChecksCompiledIn {
+        if ConfinementSystem.debugChecksCompiledIn {
             #expect(log.count(for: "Counter.ping()") == 5)
             // First occurrence in full, then at 2 and 4; then reset() once, and count (its property access).
             #expect(printed.filter { $0.contains("Counter.ping() used outside its owner\n") }.count == 1)
@@ -75,32 +75,32 @@ struct ReportingTests {
 
     @Test func customHandlerReceivesViolations() {
         let seen = LockedList<String>()
-        let owner = QueueScheduler(label: "test.custom")
-        let counter = withScheduleViolationHandler(CustomViolationHandler { violation in seen.append(violation.member) }) {
+        let owner = SerialQueueScheduler(label: "test.custom")
+        let counter = withConfinementViolationHandler(CustomViolationHandler { violation in seen.append(violation.member) }) {
             Counter(owner: owner)
         }
         owner.sync { counter.ping() }
         DispatchQueue(label: "test.custom.intruder").sync { counter.ping() }
-        #expect(seen.elements == (ScheduleProtectionSystem.debugChecksCompiledIn ? ["ping()"] : []))
+        #expect(seen.elements == (ConfinementSystem.debugChecksCompiledIn ? ["ping()"] : []))
     }
 
     @Test func offHandlerIgnoresDebugTier() {
-        let owner = QueueScheduler(label: "test.off")
-        let counter = withScheduleViolationHandler(.off) { Counter(owner: owner) }
+        let owner = SerialQueueScheduler(label: "test.off")
+        let counter = withConfinementViolationHandler(.off) { Counter(owner: owner) }
         owner.sync { counter.ping() }
         DispatchQueue(label: "test.off.intruder").sync { counter.ping() }
     }
 
     /// A handler that itself touches a protected object from the wrong context must not recurse.
     @Test func violationInsideHandlerDoesNotRecurse() {
-        let owner = QueueScheduler(label: "test.recursion")
+        let owner = SerialQueueScheduler(label: "test.recursion")
         let victim = UncheckedBox<Counter>(Counter(owner: owner))
         let calls = ManagedCounter()
         let handler = CustomViolationHandler { _ in
             calls.add()
             victim.value?.ping()     // wrong context again, inside the handler
         }
-        victim.value = withScheduleViolationHandler(handler) { Counter(owner: owner) }
+        victim.value = withConfinementViolationHandler(handler) { Counter(owner: owner) }
         owner.sync { victim.value?.ping() }
         DispatchQueue(label: "test.recursion.intruder").sync { victim.value?.ping() }
         #expect(calls.value == expectedDebugTier(1))
@@ -108,8 +108,8 @@ struct ReportingTests {
 
     @Test func scopedHandlerCatchesViolationsDetectedLaterOnOtherThreads() async {
         let recorder = ViolationRecorder()
-        let owner = QueueScheduler(label: "test.scope")
-        let counter = withScheduleViolationHandler(recorder) { Counter(owner: owner) }
+        let owner = SerialQueueScheduler(label: "test.scope")
+        let counter = withConfinementViolationHandler(recorder) { Counter(owner: owner) }
         owner.sync { counter.ping() }
         // Outside the scope, on a GCD worker: still routed to the handler the object captured.
         await withCheckedContinuation { continuation in
@@ -125,10 +125,10 @@ struct ReportingTests {
 
     @Test func defaultHandlerPrintsWholeReportThenTraps() async {
         await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            final class Uploads: ScheduleProtectable, @unchecked Sendable {
-                static let scheduler = QueueScheduler(label: "com.app.uploads")
-                let scheduleProtection = ScheduleProtection(owner: Uploads.scheduler)
-                func enqueue() { preconditionScheduled() }
+            final class Uploads: ConfinedObject, @unchecked Sendable {
+                static let scheduler = SerialQueueScheduler(label: "com.app.uploads")
+                let confinement = Confinement(owner: Uploads.scheduler)
+                func enqueue() { preconditionIsolated() }
             }
             let uploads = Uploads()
             Uploads.scheduler.sync { uploads.enqueue() }   // the owner's first use ends construction
@@ -144,9 +144,9 @@ struct ReportingTests {
     }
 
     /// Debug builds trap by default; release builds with the ReleaseChecks trait log and go on.
-    @Test(.enabled(if: ScheduleProtectionSystem.debugChecksCompiledIn))
+    @Test(.enabled(if: ConfinementSystem.debugChecksCompiledIn))
     func debugTierFollowsTheBuildsDefaultMode() async {
-        let outcome: ExitTest.Condition = ScheduleProtectionSystem.defaultMode == .trap ? .failure : .success
+        let outcome: ExitTest.Condition = ConfinementSystem.defaultMode == .trap ? .failure : .success
         await #expect(processExitsWith: outcome, observing: [\.standardErrorContent]) {
             useFromAnotherQueue(ownerLabel: "exit.debug.owner") { $0.ping() }
         }.map { result in
@@ -155,7 +155,7 @@ struct ReportingTests {
         }
     }
 
-    @Test(.enabled(if: ScheduleProtectionSystem.debugChecksCompiledIn))
+    @Test(.enabled(if: ConfinementSystem.debugChecksCompiledIn))
     func environmentVariableSwitchesToLogAndTheProcessContinues() async {
         await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
             setenv("SCHEDULE_PROTECTION", "log", 1)
@@ -167,11 +167,11 @@ struct ReportingTests {
         }
     }
 
-    @Test(.enabled(if: ScheduleProtectionSystem.debugChecksCompiledIn))
+    @Test(.enabled(if: ConfinementSystem.debugChecksCompiledIn))
     func environmentVariableOverridesBootstrap() async {
         await #expect(processExitsWith: .success) {
             setenv("SCHEDULE_PROTECTION", "off", 1)
-            ScheduleProtectionSystem.bootstrap(.trap)
+            ConfinementSystem.bootstrap(.trap)
             useFromAnotherQueue(ownerLabel: "exit.env.off") { $0.ping() }
         }
     }
@@ -179,7 +179,7 @@ struct ReportingTests {
     @Test func invalidEnvironmentValueIsReportedNotSilentlyIgnored() async {
         await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
             setenv("SCHEDULE_PROTECTION", "loud", 1)
-            _ = ScheduleProtectionSystem.handler
+            _ = ConfinementSystem.handler
         }.map { result in
             let stderr = standardErrorText(result)
             #expect(stderr.contains("SCHEDULE_PROTECTION=\"loud\" is not one of trap, log, off"))
@@ -188,18 +188,18 @@ struct ReportingTests {
 
     @Test func secondBootstrapTrapsNamingBothCallSites() async {
         await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            ScheduleProtectionSystem.bootstrap(.log)
-            ScheduleProtectionSystem.bootstrap(.trap)
+            ConfinementSystem.bootstrap(.log)
+            ConfinementSystem.bootstrap(.trap)
         }.map { result in
             let stderr = standardErrorText(result)
             #expect(stderr.contains("bootstrap called twice: first at SchedulableTests/ReportingTests.swift:"))
         }
     }
 
-    @Test(.enabled(if: ScheduleProtectionSystem.debugChecksCompiledIn))
+    @Test(.enabled(if: ConfinementSystem.debugChecksCompiledIn))
     func bootstrappedLogHandlerReceivesUnscopedViolations() async {
         await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
-            ScheduleProtectionSystem.bootstrap(.log)
+            ConfinementSystem.bootstrap(.log)
             useFromAnotherQueue(ownerLabel: "exit.bootstrap.owner") { $0.ping() }
         }.map { result in
             let stderr = standardErrorText(result)

@@ -16,16 +16,16 @@ private actor ThreadMailbox {
 
     func add(_ item: Int) -> Bool {
         items.append(item)
-        return scheduler.isCurrent
+        return scheduler.isIsolated
     }
 }
 
 /// An actor whose jobs run on a queue scheduler.
 private actor QueueMailbox {
-    let scheduler: QueueScheduler
+    let scheduler: SerialQueueScheduler
     var items: [Int] = []
 
-    init(scheduler: QueueScheduler) {
+    init(scheduler: SerialQueueScheduler) {
         self.scheduler = scheduler
     }
 
@@ -33,7 +33,7 @@ private actor QueueMailbox {
 
     func add(_ item: Int) -> Bool {
         items.append(item)
-        return scheduler.isCurrent
+        return scheduler.isIsolated
     }
 }
 
@@ -97,8 +97,8 @@ struct SerialExecutorTests {
         #expect(stderr.contains("actual context:  thread scheduler \"test.executor.other\""))
     }
 
-    @Test func actorOnAQueueSchedulerRunsItsJobsThere() async {
-        let scheduler = QueueScheduler(label: "test.executor.queue")
+    @Test func actorOnASerialQueueSchedulerRunsItsJobsThere() async {
+        let scheduler = SerialQueueScheduler(label: "test.executor.queue")
         let mailbox = QueueMailbox(scheduler: scheduler)
         for item in 0..<100 {
             #expect(await mailbox.add(item))
@@ -107,7 +107,7 @@ struct SerialExecutorTests {
     }
 
     @Test func actorOnATreePassesAssumeIsolatedOnItsBranches() {
-        let tree = QueueScheduler(label: "test.executor.tree")
+        let tree = SerialQueueScheduler(label: "test.executor.tree")
         let branch = tree.branch("leaf")
         let mailbox = QueueMailbox(scheduler: tree)
         let count = branch.sync {
@@ -123,7 +123,7 @@ struct SerialExecutorTests {
 
     @Test func actorOnABranchFailsAssumeIsolatedOnItsTreeWithTheReport() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            let tree = QueueScheduler(label: "test.executor.tree2")
+            let tree = SerialQueueScheduler(label: "test.executor.tree2")
             let mailbox = QueueMailbox(scheduler: tree.branch("leaf"))
             tree.sync {
                 mailbox.assumeIsolated { _ in }

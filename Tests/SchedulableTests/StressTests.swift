@@ -8,7 +8,7 @@ import Testing
 struct StressTests {
     @Test func concurrentOwnersAndCrossAccessesAreCountedExactly() {
         let recorder = ViolationRecorder()
-        let schedulers = (0..<8).map { QueueScheduler(label: "stress.\($0)") }
+        let schedulers = (0..<8).map { SerialQueueScheduler(label: "stress.\($0)") }
         let counters = schedulers.map { owner in settledCounter(owner: owner, recorder: recorder) }
         let rounds = 2_000
         let crossEvery = 50
@@ -32,18 +32,18 @@ struct StressTests {
 
     @Test func handOffsUnderLoadNeverLetTwoOwnersPass() {
         let recorder = ViolationRecorder()
-        let a = QueueScheduler(label: "stress.handoff.a")
-        let b = QueueScheduler(label: "stress.handoff.b")
+        let a = SerialQueueScheduler(label: "stress.handoff.a")
+        let b = SerialQueueScheduler(label: "stress.handoff.b")
         let counter = settledCounter(owner: a, recorder: recorder)
         let passes = ManagedCounter()
         let group = DispatchGroup()
         // Ping-pong ownership 500 times; between hand-offs the other side probes and must fail.
-        @Sendable func step(_ remaining: Int, on current: QueueScheduler, other: QueueScheduler) {
+        @Sendable func step(_ remaining: Int, on current: SerialQueueScheduler, other: SerialQueueScheduler) {
             guard remaining > 0 else { return group.leave() }
             current.schedule {
                 counter.increment()
-                other.sync { if counter.isScheduled { passes.add() } }   // other side while we hold it
-                counter.scheduleProtection.handOff(to: other)
+                other.sync { if counter.isIsolated { passes.add() } }   // other side while we hold it
+                counter.confinement.handOff(to: other)
                 step(remaining - 1, on: other, other: current)
             }
         }
@@ -52,21 +52,21 @@ struct StressTests {
         group.wait()
         #expect(passes.value == 500)   // inside `other.sync` the blocked owner's chain is lent
         #expect(recorder.count == 0)
-        #expect(b.sync { counter.isScheduled } || a.sync { counter.isScheduled })
+        #expect(b.sync { counter.isIsolated } || a.sync { counter.isIsolated })
         #expect(b.sync { counter.count } == 500 || a.sync { counter.count } == 500)
     }
 
     @Test func manyDetachedObjectsBindToTheirFirstUsersConcurrently() {
         let recorder = ViolationRecorder()
-        let schedulers = (0..<4).map { QueueScheduler(label: "stress.detached.\($0)") }
-        let objects = withScheduleViolationHandler(recorder) { (0..<400).map { _ in Counter(protection: .detached()) } }
+        let schedulers = (0..<4).map { SerialQueueScheduler(label: "stress.detached.\($0)") }
+        let objects = withConfinementViolationHandler(recorder) { (0..<400).map { _ in Counter(protection: .detached()) } }
         DispatchQueue.concurrentPerform(iterations: objects.count) { index in
             schedulers[index % schedulers.count].sync { objects[index].increment() }
         }
         #expect(recorder.count == 0)
-        if ScheduleProtectionSystem.debugChecksCompiledIn {
+        if ConfinementSystem.debugChecksCompiledIn {
             for (index, object) in objects.enumerated() {
-                #expect(object.scheduleProtection.owner?.label == "stress.detached.\(index % schedulers.count)")
+                #expect(object.confinement.owner?.label == "stress.detached.\(index % schedulers.count)")
             }
         }
     }

@@ -32,17 +32,17 @@ struct ThreadSchedulerTests {
 
     @Test func eventsRunOnTheSchedulersOwnThreadInsideItsContext() {
         let scheduler = ThreadScheduler(label: "test.context")
-        let observations = ScheduleLock<[(isCurrent: Bool, tid: UInt64)]>([])
+        let observations = ScheduleLock<[(isIsolated: Bool, tid: UInt64)]>([])
         for _ in 0..<3 {
             scheduler.schedule {
-                observations.withLock { $0.append((scheduler.isCurrent, csched_os_thread_id())) }
+                observations.withLock { $0.append((scheduler.isIsolated, csched_os_thread_id())) }
             }
         }
-        #expect(!scheduler.isCurrent)
+        #expect(!scheduler.isIsolated)
         scheduler.shutdown()
         let seen = observations.withLock { $0 }
         #expect(seen.count == 3)
-        #expect(seen.allSatisfy { $0.isCurrent && $0.tid == scheduler.osThreadID })
+        #expect(seen.allSatisfy { $0.isIsolated && $0.tid == scheduler.osThreadID })
         #expect(scheduler.osThreadID != csched_os_thread_id())
     }
 
@@ -146,11 +146,11 @@ struct ThreadSchedulerTests {
     @Test func syncRunsInlineOnTheSchedulerAndBlocksAPlainCallerLendingItsContext() throws {
         let scheduler = ThreadScheduler(label: "test.sync")
         defer { scheduler.shutdown() }
-        let caller = QueueScheduler(label: "test.sync.caller")
+        let caller = SerialQueueScheduler(label: "test.sync.caller")
         let result = caller.sync {
             scheduler.sync { () -> (Bool, Bool, Bool, Bool) in
-                let inline = scheduler.sync { scheduler.isCurrent }
-                return (scheduler.isCurrent, caller.isCurrent, inline, csched_os_thread_id() == scheduler.osThreadID)
+                let inline = scheduler.sync { scheduler.isIsolated }
+                return (scheduler.isIsolated, caller.isIsolated, inline, csched_os_thread_id() == scheduler.osThreadID)
             }
         }
         // On the scheduler's thread; the blocked queue's context is lent to the work.
@@ -175,7 +175,7 @@ struct ThreadSchedulerTests {
             callee.shutdown()
         }
         let seen = caller.sync {
-            callee.sync { (callee.isCurrent, caller.isCurrent) }
+            callee.sync { (callee.isIsolated, caller.isIsolated) }
         }
         // The caller keeps running its own events while it waits, so its objects must not pass here.
         #expect(seen == (true, false))
@@ -189,31 +189,31 @@ struct ThreadSchedulerTests {
             blue.shutdown()
             red.shutdown()
         }
-        final class Assembly: ScheduleProtectable, @unchecked Sendable {
-            // @unchecked: the lazy slots are checked (preconditionScheduled) on every use.
-            let scheduleProtection: ScheduleProtection
+        final class Assembly: ConfinedObject, @unchecked Sendable {
+            // @unchecked: the lazy slots are checked (preconditionIsolated) on every use.
+            let confinement: Confinement
             let red: ThreadScheduler
             private var a: String?
             private var c: String?
             init(blue: ThreadScheduler, red: ThreadScheduler) {
-                scheduleProtection = ScheduleProtection(owner: blue)
+                confinement = Confinement(owner: blue)
                 self.red = red
             }
             func makeA() -> String {
-                preconditionScheduled()
+                preconditionIsolated()
                 if let a { return a }
                 let b = red.sync { "B(" + self.blueSync { $0.makeC() } + ")" }
                 a = "A(" + b + ")"
                 return a!
             }
             func makeC() -> String {
-                preconditionScheduled()
+                preconditionIsolated()
                 if let c { return c }
                 c = "C"
                 return c!
             }
             private func blueSync(_ body: (Assembly) -> String) -> String {
-                (scheduleProtection.ownerScheduler as! ThreadScheduler).sync { body(self) }
+                (confinement.ownerScheduler as! ThreadScheduler).sync { body(self) }
             }
         }
         let assembly = Assembly(blue: blue, red: red)
@@ -236,7 +236,7 @@ struct ThreadSchedulerTests {
         let done = DispatchSemaphore(value: 0)
         let trace = ScheduleLock<[String]>([])
         @Sendable func record(_ name: String, _ scheduler: ThreadScheduler) {
-            let onOwnThread = csched_os_thread_id() == scheduler.osThreadID && scheduler.isCurrent
+            let onOwnThread = csched_os_thread_id() == scheduler.osThreadID && scheduler.isIsolated
             trace.withLock { $0.append(name + (onOwnThread ? "" : "!")) }
         }
         TestThread {
@@ -249,7 +249,7 @@ struct ThreadSchedulerTests {
                         // Back into a, which is waiting on b, which is waiting on c: a pumps.
                         a.sync { record("a2", a) }
                         b.sync { record("b2", b) }
-                        #expect(!a.isCurrent && !b.isCurrent && c.isCurrent)
+                        #expect(!a.isIsolated && !b.isIsolated && c.isIsolated)
                     }
                 }
             }
@@ -312,19 +312,19 @@ struct ThreadSchedulerTests {
     @Test func deadSchedulersNeverPassChecksOnThreadsThatReuseTheirPthread() {
         // pthread_t values are recycled (glibc reuses the stacks of joined threads); context ids are
         // not. Each new scheduler checks the object of the one before it.
-        var previousProtection: ScheduleProtection?
+        var previousProtection: Confinement?
         var previousThread: pthread_t?
         let reuses = ScheduleLock(0)
         let falsePasses = ScheduleLock(0)
         for index in 0..<1_000 {
             let scheduler = ThreadScheduler(label: "test.aba.\(index)")
-            let protection = ScheduleProtection(owner: scheduler)
+            let protection = Confinement(owner: scheduler)
             let old = previousProtection
             let oldThread = previousThread
             let thread = scheduler.sync { () -> pthread_t in
-                if let old, old.isCurrentContextOwner { falsePasses.withLock { $0 += 1 } }
+                if let old, old.isIsolated { falsePasses.withLock { $0 += 1 } }
                 if let oldThread, pthread_equal(oldThread, pthread_self()) != 0 { reuses.withLock { $0 += 1 } }
-                #expect(protection.isCurrentContextOwner)
+                #expect(protection.isIsolated)
                 return pthread_self()
             }
             scheduler.shutdown()

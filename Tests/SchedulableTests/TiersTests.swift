@@ -7,12 +7,12 @@ import Testing
 @Suite("Tiers")
 struct TiersTests {
     @Test func wrapperLayoutMatchesBuildConfiguration() {
-        if ScheduleProtectionSystem.debugChecksCompiledIn {
-            #expect(MemoryLayout<ScheduleProtected<Int>>.size > MemoryLayout<Int>.size)
+        if ConfinementSystem.debugChecksCompiledIn {
+            #expect(MemoryLayout<Confined<Int>>.size > MemoryLayout<Int>.size)
         } else {
             // Release without the ReleaseChecks trait: no stored bytes beyond the value.
-            #expect(MemoryLayout<ScheduleProtected<Int>>.size == 8)
-            #expect(MemoryLayout<ScheduleProtected<Int>>.stride == 8)
+            #expect(MemoryLayout<Confined<Int>>.size == 8)
+            #expect(MemoryLayout<Confined<Int>>.stride == 8)
         }
     }
 
@@ -20,29 +20,29 @@ struct TiersTests {
         // Bind the object to a queue, then use it from another one: only a build with the debug tier
         // compiled in can notice. (The detached binding would need a check to happen at all.)
         let recorder = ViolationRecorder()
-        let counter = withScheduleViolationHandler(recorder) { Counter(protection: .detached()) }
-        QueueScheduler(label: "test.tiers.first").sync { counter.increment() }
-        QueueScheduler(label: "test.tiers.second").sync { counter.increment() }
-        if ScheduleProtectionSystem.debugChecksCompiledIn {
+        let counter = withConfinementViolationHandler(recorder) { Counter(protection: .detached()) }
+        SerialQueueScheduler(label: "test.tiers.first").sync { counter.increment() }
+        SerialQueueScheduler(label: "test.tiers.second").sync { counter.increment() }
+        if ConfinementSystem.debugChecksCompiledIn {
             #expect(recorder.count == 2)       // the guard and the property, each once
-            #expect(counter.scheduleProtection.owner?.label == "test.tiers.first")
+            #expect(counter.confinement.owner?.label == "test.tiers.first")
         } else {
             #expect(recorder.count == 0)
-            #expect(counter.scheduleProtection.owner == nil)   // no check ran, so nothing bound it
+            #expect(counter.confinement.owner == nil)   // no check ran, so nothing bound it
         }
     }
 
-    @Test func isScheduledAnswersInEveryBuild() {
-        let owner = QueueScheduler(label: "test.tiers.query")
+    @Test func isIsolatedAnswersInEveryBuild() {
+        let owner = SerialQueueScheduler(label: "test.tiers.query")
         let counter = Counter(owner: owner)
-        owner.sync { #expect(counter.isScheduled) }
-        onPlainThread { #expect(!counter.isScheduled) }
-        DispatchQueue(label: "test.tiers.other").sync { #expect(!counter.isScheduled) }
+        owner.sync { #expect(counter.isIsolated) }
+        onPlainThread { #expect(!counter.isIsolated) }
+        DispatchQueue(label: "test.tiers.other").sync { #expect(!counter.isIsolated) }
     }
 
     @Test func preconditionTierTrapsInEveryBuildEvenWithLogHandler() async {
         await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            ScheduleProtectionSystem.bootstrap(.log)
+            ConfinementSystem.bootstrap(.log)
             useFromAnotherQueue(ownerLabel: "exit.precondition.owner") { $0.incrementAlways() }
         }.map { result in
             let stderr = standardErrorText(result)
@@ -52,11 +52,11 @@ struct TiersTests {
 }
 
 /// The always-on box.
-@Suite("ScheduleBound")
-struct ScheduleBoundTests {
+@Suite("SchedulerBound")
+struct SchedulerBoundTests {
     @Test func ownerAccessPassesWithOneCheckPerReadModifyWrite() {
-        let owner = QueueScheduler(label: "test.bound")
-        let box = UncheckedBox(ScheduleBound([1, 2], owner: owner))
+        let owner = SerialQueueScheduler(label: "test.bound")
+        let box = UncheckedBox(SchedulerBound([1, 2], owner: owner))
         owner.sync {
             box.value!.value.append(3)
             box.value!.withValue { $0.append(4) }
@@ -67,8 +67,8 @@ struct ScheduleBoundTests {
 
     @Test func boxIsSendableWhateverTheValue() {
         final class NotSendable { var x = 0 }
-        let owner = QueueScheduler(label: "test.bound.sendable")
-        let box = ScheduleBound(NotSendable(), owner: owner)
+        let owner = SerialQueueScheduler(label: "test.bound.sendable")
+        let box = SchedulerBound(NotSendable(), owner: owner)
         let result = DispatchQueue.global().sync { () -> Int in
             owner.sync { box.value.x += 1; return box.value.x }
         }
@@ -77,8 +77,8 @@ struct ScheduleBoundTests {
 
     @Test func readOffTheOwnerTrapsInEveryBuild() async {
         await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            let owner = QueueScheduler(label: "exit.bound.owner")
-            let box = ScheduleBound(42, owner: owner)
+            let owner = SerialQueueScheduler(label: "exit.bound.owner")
+            let box = SchedulerBound(42, owner: owner)
             _ = DispatchQueue(label: "exit.bound.intruder").sync { box.value }
         }.map { result in
             let stderr = standardErrorText(result)
@@ -90,42 +90,42 @@ struct ScheduleBoundTests {
     /// Unlike protected objects, the box has no construction window: the creating thread is not exempt.
     @Test func creatingThreadGetsNoGraceWithTheBox() async {
         await #expect(processExitsWith: .failure) {
-            let owner = QueueScheduler(label: "exit.bound.nograce")
-            var box = ScheduleBound(42, owner: owner)
+            let owner = SerialQueueScheduler(label: "exit.bound.nograce")
+            var box = SchedulerBound(42, owner: owner)
             box.withValue { $0 += 1 }
         }
     }
 }
 
 /// Schedulers reject bad configuration and never drop work silently.
-@Suite("Scheduler input")
+@Suite("SerialScheduler input")
 struct SchedulerInputTests {
     @Test func wrappingAGlobalConcurrentQueueIsRejected() {
         #expect(throws: ScheduleConfigurationError.self) {
-            try QueueScheduler(wrapping: DispatchQueue.global(qos: .utility))
+            try SerialQueueScheduler(wrapping: DispatchQueue.global(qos: .utility))
         }
         do {
-            _ = try QueueScheduler(wrapping: .global())
+            _ = try SerialQueueScheduler(wrapping: .global())
         } catch {
             #expect(error.description.contains("cannot wrap the global concurrent queue"))
         }
     }
 
-    @Test func wrappingTheMainQueueIsRejectedWithAPointerToMainScheduler() {
+    @Test func wrappingTheMainQueueIsRejectedWithAPointerToMainThreadScheduler() {
         do {
-            _ = try QueueScheduler(wrapping: .main)
+            _ = try SerialQueueScheduler(wrapping: .main)
             Issue.record("wrapping the main queue was accepted")
         } catch {
-            #expect(error.description.contains("use MainScheduler.shared"))
+            #expect(error.description.contains("use MainThreadScheduler.shared"))
         }
     }
 
     @Test func wrappedSerialQueueSharesIdentityWithItsRawWork() throws {
         let recorder = ViolationRecorder()
         let queue = DispatchQueue(label: "test.wrapped")
-        let scheduler = try QueueScheduler(wrapping: queue)
-        let again = try QueueScheduler(wrapping: queue)
-        let counter = withScheduleViolationHandler(recorder) { Counter(owner: scheduler) }
+        let scheduler = try SerialQueueScheduler(wrapping: queue)
+        let again = try SerialQueueScheduler(wrapping: queue)
+        let counter = withConfinementViolationHandler(recorder) { Counter(owner: scheduler) }
         queue.sync { counter.ping() }
         again.sync { counter.ping() }
         #expect(recorder.count == 0)
@@ -134,7 +134,7 @@ struct SchedulerInputTests {
     @Test func wrappedQueueThatTurnsOutConcurrentIsReported() async {
         await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let concurrent = DispatchQueue(label: "exit.secretly.concurrent", attributes: .concurrent)
-            let scheduler = try! QueueScheduler(wrapping: concurrent)
+            let scheduler = try! SerialQueueScheduler(wrapping: concurrent)
             let bothRunning = DispatchSemaphore(value: 0)
             let release = DispatchSemaphore(value: 0)
             for _ in 0..<2 {
@@ -156,9 +156,9 @@ struct SchedulerInputTests {
     }
 
     /// A scheduler that has shut down: `trySchedule` throws, `schedule` reports; nothing is dropped.
-    final class ClosedScheduler: Scheduler {
-        let scheduleContext = ScheduleContext.Runner(label: "test.closed").context
-        var label: String { scheduleContext.label }
+    final class ClosedScheduler: SerialScheduler {
+        let executionContext = ExecutionContext.Runner(label: "test.closed").context
+        var label: String { executionContext.label }
         func trySchedule(_ work: @escaping @Sendable () -> Void) throws(ScheduleRejection) {
             throw ScheduleRejection(reason: .shutDown, schedulerLabel: label)
         }
@@ -170,7 +170,7 @@ struct SchedulerInputTests {
 
     @Test func rejectedWorkIsReportedBySchedule() async {
         await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            ScheduleProtectionSystem.bootstrap(.log)
+            ConfinementSystem.bootstrap(.log)
             ClosedScheduler().schedule {}
         }.map { result in
             let stderr = standardErrorText(result)

@@ -31,7 +31,7 @@ struct AuditCommandTests {
         let pattern = #/^/.+/FlawedUploader\.swift:\d+:\d+: warning: .+ \[[a-zA-Z]+\]$/#
         #expect(warnings.allSatisfy { $0.wholeMatch(of: pattern) != nil })
         #expect(lines.filter { $0.contains(": note: ") }.count == 3)
-        #expect(lines.last == "schedule-audit: module 'AuditFixture': 4 ScheduleProtectable classes, 7 findings")
+        #expect(lines.last == "schedule-audit: module 'AuditFixture': 4 ConfinedObject classes, 7 findings")
     }
 
     @Test func jsonOutputCarriesTheSameFindings() throws {
@@ -53,7 +53,7 @@ struct AuditCommandTests {
         // The Schedulable graph alone declares no protectable class: nothing to find, strict passes.
         let (output, passing) = try AuditCommand(arguments: ["--module", dirs.context, "--strict"]).run()
         #expect(passing == AuditCommand.exitSuccess)
-        #expect(output == "schedule-audit: module 'Schedulable': 0 ScheduleProtectable classes, 0 findings\n")
+        #expect(output == "schedule-audit: module 'Schedulable': 0 ConfinedObject classes, 0 findings\n")
     }
 
     @Test(arguments: [

@@ -19,7 +19,7 @@ struct ScheduleAuditorTests {
         let report = try Fixture.audit()
         #expect(report.module == "AuditFixture")
         // PlainCounter does not adopt the protocol; FlawedSubclass adopts through its superclass,
-        // FlawedUploader through UploadService, which refines ScheduleProtectable.
+        // FlawedUploader through UploadService, which refines ConfinedObject.
         #expect(report.protectableTypes == ["CleanUploader", "FlawedSubclass", "FlawedUploader", "IncludingUploader"])
     }
 
@@ -46,7 +46,7 @@ struct ScheduleAuditorTests {
     @Test func staleMethodEntrySuggestsTheLabelledName() throws {
         let stale = try #require(try Fixture.audit().findings.first { $0.kind == .staleOptionEntry })
         #expect(stale.message.contains("did you mean 'reset()'?"))
-        #expect(stale.column == 76)  // the string literal, where an editor should put the cursor
+        #expect(stale.column == 69)  // the string literal, where an editor should put the cursor
     }
 
     @Test func unguardedMethodNotesHowTheOptionsBearOnIt() throws {
@@ -80,13 +80,13 @@ struct ScheduleAuditorTests {
 
     @Test func removingAGuardReportsTheMethod() throws {
         let report = try Fixture.audit { path, text in
-            path.hasSuffix("CleanUploader.swift") ? text.replacingOccurrences(of: "preconditionScheduled()", with: "()") : text
+            path.hasSuffix("CleanUploader.swift") ? text.replacingOccurrences(of: "preconditionIsolated()", with: "()") : text
         }
         #expect(report.findings.filter { $0.typeName == "CleanUploader" }.map(\.member) == ["enqueue(_:)"])
     }
 
     @Test func withoutDependencyGraphsSchedulableClassesCannotBeShownSendable() throws {
-        // `let scheduler = uploads` holds a QueueScheduler: Sendable, but only Schedulable's graph says so.
+        // `let scheduler = uploads` holds a SerialQueueScheduler: Sendable, but only Schedulable's graph says so.
         let report = try Fixture.audit(context: false)
         let scheduler = try #require(report.findings.first { $0.member == "scheduler" })
         #expect(scheduler.kind == .nonSendableReferenceLet)

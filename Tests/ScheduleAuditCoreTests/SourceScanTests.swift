@@ -5,20 +5,20 @@ import Testing
 struct SourceScanTests {
     @Test func guardNamesInStringsAndCommentsAreNotCode() {
         let source = #"""
-        let a = "assertScheduled()" // isScheduled
-        /* outer /* nested preconditionScheduled */ still comment */
-        let b = #"raw "isScheduled" \(notInterpolated)"#
+        let a = "assertIsolated()" // isIsolated
+        /* outer /* nested preconditionIsolated */ still comment */
+        let b = #"raw "isIsolated" \(notInterpolated)"#
         let c = "x \(value + "inner)") y"
         let d = """
-            isScheduled
+            isIsolated
             """
         realCall()
         """#
         let identifiers = SwiftTokenizer(source: source).tokens.filter { $0.kind == .identifier }.map(\.text)
         #expect(identifiers == ["let", "a", "let", "b", "let", "c", "let", "d", "realCall"])
         let strings = SwiftTokenizer(source: source).tokens.filter { $0.kind == .string }.map(\.text)
-        #expect(strings[0] == "assertScheduled()")
-        #expect(strings[1] == #"raw "isScheduled" \(notInterpolated)"#)
+        #expect(strings[0] == "assertIsolated()")
+        #expect(strings[1] == #"raw "isIsolated" \(notInterpolated)"#)
     }
 
     @Test func tokenPositionsAreZeroBasedLinesAndUTF8Columns() {
@@ -31,7 +31,7 @@ struct SourceScanTests {
 
     @Test func functionBodySkipsClosureDefaultArguments() throws {
         let file = SourceFile(path: "f", text: """
-        func run(_ work: () -> Void = { assertScheduled() }) -> Int {
+        func run(_ work: () -> Void = { assertIsolated() }) -> Int {
             return 1
         }
         """)
@@ -41,7 +41,7 @@ struct SourceScanTests {
     }
 
     @Test func functionWithoutBodyHasNone() {
-        let file = SourceFile(path: "f", text: "protocol P {\n    func a()\n    func b() { isScheduled }\n}")
+        let file = SourceFile(path: "f", text: "protocol P {\n    func a()\n    func b() { isIsolated }\n}")
         #expect(file.functionBody(line: 1, column: 9) == nil)
     }
 
@@ -71,17 +71,17 @@ struct SourceScanTests {
 
     @Test func optionEntriesAreAttributedToTheirType() {
         let source = #"""
-        final class Uploader: ScheduleProtectable {
-            let scheduleProtection = ScheduleProtection(owner: q, options: .exclude(.method("a()")))
+        final class Uploader: ConfinedObject {
+            let confinement = Confinement(owner: q, options: .exclude(.method("a()")))
             final class Nested {
-                let options = ScheduleProtectionOptions<Uploader>.include(.method("b()"))
+                let options = ConfinementOptions<Uploader>.include(.method("b()"))
             }
         }
         extension Outer.Inner {
-            static let options: ScheduleProtectionOptions<Other> = .exclude(.method("c()"))
+            static let options: ConfinementOptions<Other> = .exclude(.method("c()"))
                 .excluding(.property(\.d))
-            static let byKeyPath = ScheduleProtectionOptions.include(.property(\Third.e), .method("f()"))
-            static let predicate = ScheduleProtectionOptions<Fourth>.include(where: { $0.hasPrefix("x") })
+            static let byKeyPath = ConfinementOptions.include(.property(\Third.e), .method("f()"))
+            static let predicate = ConfinementOptions<Fourth>.include(where: { $0.hasPrefix("x") })
             static let inferred = make(.exclude(.method("g()")))
         }
         let unrelated = request.method("GET")
@@ -92,7 +92,7 @@ struct SourceScanTests {
             "exclude Uploader method(\"a()\")",
             "include Uploader method(\"b()\")",
             "exclude Other method(\"c()\")",
-            // A chained call belongs to the statement's `ScheduleProtectionOptions<Other>`.
+            // A chained call belongs to the statement's `ConfinementOptions<Other>`.
             "exclude Other property(\"d\")",
             // An explicit key-path root names the type for the whole call.
             "include Third property(\"e\")",

@@ -11,12 +11,12 @@ import Schedulable
 /// the row label in the comparison table.
 public enum CheckKernel: String, CaseIterable, Sendable {
     case plain = "plain stored property (no check)"
-    case scheduleProtected = "@ScheduleProtected property"
-    case scheduleBound = "ScheduleBound.value (always on)"
-    case scheduleBoundInVar = "ScheduleBound.value, box in a class var"
-    case assertScheduled = "assertScheduled() + read"
-    case preconditionScheduled = "preconditionScheduled() + read"
-    case isScheduled = "isScheduled query + read"
+    case confined = "@Confined property"
+    case schedulerBound = "SchedulerBound.value (always on)"
+    case schedulerBoundInVar = "SchedulerBound.value, box in a class var"
+    case assertIsolated = "assertIsolated() + read"
+    case preconditionIsolated = "preconditionIsolated() + read"
+    case isIsolated = "isIsolated query + read"
     case dispatchPrecondition = "dispatchPrecondition(.onQueue)"
     case getSpecific = "DispatchQueue.getSpecific"
     case isMainThread = "Foundation Thread.isMainThread"
@@ -34,12 +34,12 @@ public enum CheckKernel: String, CaseIterable, Sendable {
     public var loopFunctionName: String {
         switch self {
         case .plain: "plainRead"
-        case .scheduleProtected: "scheduleProtectedRead"
-        case .scheduleBound: "scheduleBoundRead"
-        case .scheduleBoundInVar: "scheduleBoundInVarRead"
-        case .assertScheduled: "assertScheduledRead"
-        case .preconditionScheduled: "preconditionScheduledRead"
-        case .isScheduled: "isScheduledRead"
+        case .confined: "confinedRead"
+        case .schedulerBound: "schedulerBoundRead"
+        case .schedulerBoundInVar: "schedulerBoundInVarRead"
+        case .assertIsolated: "assertIsolatedRead"
+        case .preconditionIsolated: "preconditionIsolatedRead"
+        case .isIsolated: "isIsolatedRead"
         case .dispatchPrecondition: "dispatchPreconditionRead"
         case .getSpecific: "getSpecificRead"
         case .isMainThread: "isMainThreadRead"
@@ -62,7 +62,7 @@ public final class CheckFixture {
     let plain = PlainModel()
     let mutex = MutexModel()
     let isolated = IsolatedModel()
-    let owner: QueueScheduler
+    let owner: SerialQueueScheduler
     let protected: ProtectedModel
     let bound: BoundModel
     // Created only when a NIO kernel first runs, so the other kernels' processes never start an event
@@ -73,7 +73,7 @@ public final class CheckFixture {
     public init() {
         queue = DispatchQueue(label: "benchmark.check-owner")
         queue.setSpecific(key: queueKey, value: 42)
-        owner = QueueScheduler(label: "benchmark.owner")
+        owner = SerialQueueScheduler(label: "benchmark.owner")
         protected = ProtectedModel(owner: owner)
         bound = BoundModel(owner: owner)
     }
@@ -92,18 +92,18 @@ public final class CheckFixture {
         switch kernel {
         case .plain:
             queue.sync { plainRead(plain, iterations) }
-        case .scheduleProtected:
-            owner.sync { scheduleProtectedRead(protected, iterations) }
-        case .scheduleBound:
-            owner.sync { scheduleBoundRead(bound, iterations) }
-        case .scheduleBoundInVar:
-            owner.sync { scheduleBoundInVarRead(bound, iterations) }
-        case .assertScheduled:
-            owner.sync { assertScheduledRead(protected, iterations) }
-        case .preconditionScheduled:
-            owner.sync { preconditionScheduledRead(protected, iterations) }
-        case .isScheduled:
-            owner.sync { isScheduledRead(protected, iterations) }
+        case .confined:
+            owner.sync { confinedRead(protected, iterations) }
+        case .schedulerBound:
+            owner.sync { schedulerBoundRead(bound, iterations) }
+        case .schedulerBoundInVar:
+            owner.sync { schedulerBoundInVarRead(bound, iterations) }
+        case .assertIsolated:
+            owner.sync { assertIsolatedRead(protected, iterations) }
+        case .preconditionIsolated:
+            owner.sync { preconditionIsolatedRead(protected, iterations) }
+        case .isIsolated:
+            owner.sync { isIsolatedRead(protected, iterations) }
         case .dispatchPrecondition:
             queue.sync { dispatchPreconditionRead(plain, queue, iterations) }
         case .getSpecific:

@@ -10,7 +10,7 @@ import Schedulable
 /// queue to drain. The raw value is the row label in the comparison table.
 public enum HopKernel: String, CaseIterable, Sendable {
     case dispatchAsync = "DispatchQueue.async"
-    case queueScheduler = "QueueScheduler.schedule"
+    case queueScheduler = "SerialQueueScheduler.schedule"
     case threadScheduler = "ThreadScheduler.schedule"
     case nioExecute = "NIO EventLoop.execute"
     case actorAwait = "actor: awaited call from a task"
@@ -23,12 +23,12 @@ public enum HopKernel: String, CaseIterable, Sendable {
 /// One synchronous round trip from the benchmark thread through one or two execution contexts and back.
 public enum RoundTripKernel: String, CaseIterable, Sendable {
     case dispatchSync = "DispatchQueue.sync"
-    case queueSchedulerSync = "QueueScheduler.sync"
+    case queueSchedulerSync = "SerialQueueScheduler.sync"
     case threadSchedulerSync = "ThreadScheduler.sync"
-    case queueSchedulerFuturePresent = "QueueScheduler.future + present"
+    case queueSchedulerFuturePresent = "SerialQueueScheduler.future + present"
     case threadSchedulerFuturePresent = "ThreadScheduler.future + present"
     case dispatchPingPong = "DispatchQueue A.async → B.async → signal"
-    case queueSchedulerPingPong = "QueueScheduler A.schedule → B.schedule → signal"
+    case queueSchedulerPingPong = "SerialQueueScheduler A.schedule → B.schedule → signal"
     case threadSchedulerPingPong = "ThreadScheduler A.schedule → B.schedule → signal"
     case nioPingPong = "NIO loop A.execute → loop B.execute → signal"
 
@@ -53,8 +53,8 @@ public final class HopFixture {
     let loopA: any EventLoop
     let loopB: any EventLoop
     let isolated = IsolatedModel()
-    let schedulerA = QueueScheduler(label: "benchmark.scheduler-a")
-    let schedulerB = QueueScheduler(label: "benchmark.scheduler-b")
+    let schedulerA = SerialQueueScheduler(label: "benchmark.scheduler-a")
+    let schedulerB = SerialQueueScheduler(label: "benchmark.scheduler-b")
     let threadA = ThreadScheduler(label: "benchmark.thread-a")
     let threadB = ThreadScheduler(label: "benchmark.thread-b")
 
@@ -148,7 +148,7 @@ public final class HopFixture {
 /// waits), to compare with the `sync` rows. The waiting note is turned off: its report is a diagnostic,
 /// not part of the round trip.
 @inline(never)
-func futurePresentRoundTrips(_ scheduler: some Scheduler, _ iterations: Int) {
+func futurePresentRoundTrips(_ scheduler: some SerialScheduler, _ iterations: Int) {
     FutureSystem.logsWhenWaitingIsRequired = false
     let counter = HopCounter()
     for _ in 0..<iterations {
@@ -171,7 +171,7 @@ func dispatchAsyncHops(_ queue: DispatchQueue, _ iterations: Int) {
 }
 
 @inline(never)
-func queueSchedulerHops(_ scheduler: QueueScheduler, _ iterations: Int) {
+func queueSchedulerHops(_ scheduler: SerialQueueScheduler, _ iterations: Int) {
     let counter = HopCounter()
     for _ in 0..<iterations {
         scheduler.schedule { counter.count &+= 1 }

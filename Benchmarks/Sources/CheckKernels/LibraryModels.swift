@@ -1,81 +1,81 @@
 import Schedulable
 
-/// A protected object as an app would write one: owned by a `QueueScheduler`, one
-/// `@ScheduleProtected` property, one plain property read behind method guards.
-public final class ProtectedModel: ScheduleProtectable {
+/// A protected object as an app would write one: owned by a `SerialQueueScheduler`, one
+/// `@Confined` property, one plain property read behind method guards.
+public final class ProtectedModel: ConfinedObject {
     /// Bound to the benchmark's owner queue.
-    public let scheduleProtection: ScheduleProtection
+    public let confinement: Confinement
 
     /// Checked on every access while the debug tier is compiled in (debug, or the `ReleaseChecks`
     /// trait); a plain stored property otherwise.
-    @ScheduleProtected(name: "value") public var value = 1
+    @Confined(name: "value") public var value = 1
 
     /// Read after an explicit guard, like the body of a guarded method.
     public var unguardedValue = 1
 
     /// Binds the model to `owner`.
-    public init(owner: QueueScheduler) {
-        scheduleProtection = ScheduleProtection(owner: owner)
+    public init(owner: SerialQueueScheduler) {
+        confinement = Confinement(owner: owner)
     }
 }
 
 /// The always-on box, stored in a class so reading it has the same shape as the other kernels.
 public final class BoundModel {
     /// Checked on every access in every build; a `let`, like a box that is only read.
-    public let bound: ScheduleBound<Int>
+    public let bound: SchedulerBound<Int>
 
     /// The same box in a `var`, as it must be stored to be written through. Reading through a class
     /// `var` whose getter is not fully inlined costs a dynamic exclusivity check (`swift_beginAccess`),
     /// which `-O` keeps; this row shows that price.
-    public var mutableBound: ScheduleBound<Int>
+    public var mutableBound: SchedulerBound<Int>
 
     /// Binds the boxes to `owner`.
-    public init(owner: QueueScheduler) {
-        bound = ScheduleBound(1, owner: owner)
-        mutableBound = ScheduleBound(1, owner: owner)
+    public init(owner: SerialQueueScheduler) {
+        bound = SchedulerBound(1, owner: owner)
+        mutableBound = SchedulerBound(1, owner: owner)
     }
 }
 
 @inline(never)
-func scheduleProtectedRead(_ model: ProtectedModel, _ iterations: Int) {
+func confinedRead(_ model: ProtectedModel, _ iterations: Int) {
     for _ in 0..<iterations {
         consume(model.value)
     }
 }
 
 @inline(never)
-func scheduleBoundRead(_ model: BoundModel, _ iterations: Int) {
+func schedulerBoundRead(_ model: BoundModel, _ iterations: Int) {
     for _ in 0..<iterations {
         consume(model.bound.value)
     }
 }
 
 @inline(never)
-func scheduleBoundInVarRead(_ model: BoundModel, _ iterations: Int) {
+func schedulerBoundInVarRead(_ model: BoundModel, _ iterations: Int) {
     for _ in 0..<iterations {
         consume(model.mutableBound.value)
     }
 }
 
 @inline(never)
-func assertScheduledRead(_ model: ProtectedModel, _ iterations: Int) {
+func assertIsolatedRead(_ model: ProtectedModel, _ iterations: Int) {
     for _ in 0..<iterations {
-        model.assertScheduled()
+        model.assertIsolated()
         consume(model.unguardedValue)
     }
 }
 
 @inline(never)
-func preconditionScheduledRead(_ model: ProtectedModel, _ iterations: Int) {
+func preconditionIsolatedRead(_ model: ProtectedModel, _ iterations: Int) {
     for _ in 0..<iterations {
-        model.preconditionScheduled()
+        model.preconditionIsolated()
         consume(model.unguardedValue)
     }
 }
 
 @inline(never)
-func isScheduledRead(_ model: ProtectedModel, _ iterations: Int) {
+func isIsolatedRead(_ model: ProtectedModel, _ iterations: Int) {
     for _ in 0..<iterations {
-        consume(model.isScheduled ? model.unguardedValue : 0)
+        consume(model.isIsolated ? model.unguardedValue : 0)
     }
 }

@@ -22,7 +22,7 @@ extern "C" {
 /// work for a context; `outer` is the chain that was current (or lent by a blocked caller) before.
 typedef struct csched_frame {
     uintptr_t context_id;
-    const void *_Nullable context;               // unretained ScheduleContext
+    const void *_Nullable context;               // unretained ExecutionContext
     const struct csched_frame *_Nullable outer;  // the chain a check walks
     const struct csched_frame *_Nullable saved_top;
     uintptr_t saved_id;

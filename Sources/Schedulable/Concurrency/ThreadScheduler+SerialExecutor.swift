@@ -31,11 +31,11 @@ extension ThreadScheduler: SerialExecutor {
     }
 
     /// Returns when the calling code runs on this scheduler; otherwise reports a
-    /// ``ScheduleViolation/Kind/wrongContext`` violation and stops the process (the report is printed
+    /// ``ConfinementViolation/Kind/wrongContext`` violation and stops the process (the report is printed
     /// first — on Linux the runtime's own failure message says nothing about where the code ran).
     public func checkIsolated() {
-        if isCurrent { return }
-        reportIsolationFailure(scheduleContext, member: "checkIsolated()")
+        if isIsolated { return }
+        reportIsolationFailure(executionContext, member: "checkIsolated()")
     }
 
     /// Whether the calling code runs on this scheduler: exact for a thread scheduler, whose work only
@@ -44,12 +44,12 @@ extension ThreadScheduler: SerialExecutor {
     /// - Returns: `true` on this scheduler, `false` elsewhere.
     @available(macOS 26.0, iOS 26.0, watchOS 26.0, tvOS 26.0, visionOS 26.0, *)
     public func isIsolatingCurrentContext() -> Bool? {
-        isCurrent
+        isIsolated
     }
 }
 
 /// Reports that code assumed to be isolated to `context`'s executor runs elsewhere, then stops.
-func reportIsolationFailure(_ context: ScheduleContext, member: String) -> Never {
+func reportIsolationFailure(_ context: ExecutionContext, member: String) -> Never {
     ScheduleReporting.report(.isolationFailure(context, member: member), objectHandler: nil)
     fatalError("Schedulable: \(member): not isolated to \(context.description) (report above)")
 }

@@ -2,7 +2,7 @@ import CSchedulableContext
 
 /// The current thread's context chain, captured by a caller that is about to block on a synchronous
 /// call, so that the work it waits for can be run on its behalf (see
-/// ``ScheduleContext/run(onBehalfOf:_:)``).
+/// ``ExecutionContext/run(onBehalfOf:_:)``).
 package struct BlockedCallerToken: @unchecked Sendable {
     // Points into the blocked caller's stack. Valid only while that caller stays blocked, which is
     // exactly the lifetime of the synchronous call that carries it; never stored beyond it.

@@ -3,22 +3,22 @@ import Dispatch
 
 /// The queue-specific key every library queue carries, so that work submitted straight to the
 /// `DispatchQueue` (behind the library's back) is still recognised.
-let scheduleContextQueueKey = DispatchSpecificKey<ScheduleContext>()
+let executionContextQueueKey = DispatchSpecificKey<ExecutionContext>()
 
 /// One layer of what the calling code runs in, as far as the library can tell without trapping.
 package enum ExecutionLayer {
     /// A frame a library scheduler pushed on this thread, or one in a chain a blocked caller lent.
-    case frame(ScheduleContext)
+    case frame(ExecutionContext)
     /// The process's main thread.
     case mainThread
     /// A library queue found through its queue-specific value: raw work submitted straight to the
     /// queue (or to a queue targeting it), or main-queue work that `dispatchMain()` drains on a worker.
-    case queue(ScheduleContext)
+    case queue(ExecutionContext)
     /// The calling thread itself, by its never-reused unique id.
     case thread(id: UInt)
 
     /// Whether this layer gives the calling code `context` (itself, or one of its branches).
-    package func isWithin(_ context: ScheduleContext) -> Bool {
+    package func isWithin(_ context: ExecutionContext) -> Bool {
         switch self {
         case .frame(let layer), .queue(let layer): return layer.isWithin(context)
         case .mainThread: return context.kind == .main
@@ -49,7 +49,7 @@ package enum CurrentExecution {
             var frame = csched_top_frame()
             while let current = frame {
                 if let raw = current.pointee.context {
-                    let layer = ExecutionLayer.frame(Unmanaged<ScheduleContext>.fromOpaque(raw).takeUnretainedValue())
+                    let layer = ExecutionLayer.frame(Unmanaged<ExecutionContext>.fromOpaque(raw).takeUnretainedValue())
                     if matches(layer) { return layer }
                 }
                 frame = current.pointee.outer
@@ -67,9 +67,9 @@ package enum CurrentExecution {
     }
 
     /// Whether the calling code runs in `context` or one of its branches, by any layer — the slow
-    /// path of ``ScheduleContext/isCurrent``. A main-thread answer makes the main context this
+    /// path of ``ExecutionContext/isIsolated``. A main-thread answer makes the main context this
     /// thread's base, so the next main-owned check takes the fast path.
-    package static func holds(_ context: ScheduleContext) -> Bool {
+    package static func holds(_ context: ExecutionContext) -> Bool {
         guard let layer = first(where: { $0.isWithin(context) }) else { return false }
         if case .mainThread = layer { csched_adopt_main_context() }
         return true
@@ -77,7 +77,7 @@ package enum CurrentExecution {
 
     /// The context of the innermost layer, for binding a detached object on first use. A plain
     /// thread gets a context of its own, made its base so that later checks take the fast path.
-    package static var innermostContext: ScheduleContext {
+    package static var innermostContext: ExecutionContext {
         switch innermost {
         case .frame(let context), .queue(let context):
             return context
@@ -91,7 +91,7 @@ package enum CurrentExecution {
 
     /// The context of code that runs outside any library frame, if it has one: the main thread, a
     /// library queue reached directly, or a plain thread that objects were bound to.
-    package static var unframedContext: ScheduleContext? {
+    package static var unframedContext: ExecutionContext? {
         switch first(includingFrames: false, where: { _ in true })! {
         case .mainThread: return .main
         case .queue(let context): return context
@@ -100,10 +100,10 @@ package enum CurrentExecution {
     }
 
     /// A context that stands for the calling plain thread and nothing else, made the thread's base.
-    private static func threadContext() -> ScheduleContext {
+    private static func threadContext() -> ExecutionContext {
         let id = UInt(csched_thread_unique_id())
         csched_adopt_base_context(id)
-        return ScheduleContext(label: threadDescription, parent: nil, kind: .thread, id: id)
+        return ExecutionContext(label: threadDescription, parent: nil, kind: .thread, id: id)
     }
 
     /// Where the calling code runs, for the "actual context" line of a report: the library context
@@ -141,19 +141,19 @@ package enum CurrentExecution {
 
     /// The library context of the dispatch queue running the calling code (or of a queue it targets).
     ///
-    /// Touches ``ScheduleContext/main`` first: that lazy initializer is what tags the main queue, and
+    /// Touches ``ExecutionContext/main`` first: that lazy initializer is what tags the main queue, and
     /// main-queue work drained by `dispatchMain()` on a worker thread can be the first code in the
     /// process to ask — before anything else has created the main context.
-    private static func libraryQueueContext() -> ScheduleContext? {
-        _ = ScheduleContext.main
-        return DispatchQueue.getSpecific(key: scheduleContextQueueKey)
+    private static func libraryQueueContext() -> ExecutionContext? {
+        _ = ExecutionContext.main
+        return DispatchQueue.getSpecific(key: executionContextQueueKey)
     }
 }
 
-extension ScheduleContext {
+extension ExecutionContext {
     /// The exact answer when the fast path said "no" (see ``CurrentExecution/holds(_:)``).
     @usableFromInline
-    func _isCurrentSlow() -> Bool {
+    func _isIsolatedSlow() -> Bool {
         CurrentExecution.holds(self)
     }
 }

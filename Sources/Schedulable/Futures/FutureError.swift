@@ -1,20 +1,20 @@
-/// Why a ``Future`` has no value: its work was never run, or waiting for it would never end.
+/// Why a ``ScheduledFuture`` has no value: its work was never run, or waiting for it would never end.
 ///
-/// A body that throws is *not* reported with this type: ``Future/present(file:line:)`` and
-/// ``Future/value`` rethrow the body's own error.
+/// A body that throws is *not* reported with this type: ``ScheduledFuture/present(file:line:)`` and
+/// ``ScheduledFuture/value`` rethrow the body's own error.
 public struct FutureError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What went wrong.
     public enum Reason: Sendable, Hashable {
         /// The scheduler did not accept the work (it was shut down before the future was made), so
         /// the work never ran.
         case rejected
-        /// ``Future/present(file:line:)`` was called where the work has to run — on the future's
+        /// ``ScheduledFuture/present(file:line:)`` was called where the work has to run — on the future's
         /// scheduler, or in a context that holds it — before the work finished: waiting there would
-        /// never end. The same call made elsewhere, ``Future/whenPresent(on:file:line:_:)`` or
-        /// `await` ``Future/value`` would work.
+        /// never end. The same call made elsewhere, ``ScheduledFuture/whenPresent(on:file:line:_:)`` or
+        /// `await` ``ScheduledFuture/value`` would work.
         case wouldDeadlock
         /// The scheduler accepted the work and then released it without running it — a custom
-        /// scheduler that breaks the ``Scheduler`` contract. The library's schedulers never do.
+        /// scheduler that breaks the ``SerialScheduler`` contract. The library's schedulers never do.
         case discarded
     }
 
@@ -25,7 +25,7 @@ public struct FutureError: Error, Sendable, Hashable, CustomStringConvertible {
     public let schedulerLabel: String
 
     /// Where the future was made.
-    public let createdAt: SourceLocation
+    public let createdAt: CodeLocation
 
     /// Creates an error.
     ///
@@ -33,7 +33,7 @@ public struct FutureError: Error, Sendable, Hashable, CustomStringConvertible {
     ///   - reason: What went wrong.
     ///   - schedulerLabel: The label of the future's scheduler.
     ///   - createdAt: Where the future was made.
-    public init(reason: Reason, schedulerLabel: String, createdAt: SourceLocation) {
+    public init(reason: Reason, schedulerLabel: String, createdAt: CodeLocation) {
         self.reason = reason
         self.schedulerLabel = schedulerLabel
         self.createdAt = createdAt

@@ -1,9 +1,9 @@
 /// One future's work, carried to its scheduler inside an event.
 final class FutureJob<Value: Sendable>: Sendable {
-    let future: Future<Value>
+    let future: ScheduledFuture<Value>
     private let body: @Sendable () throws -> Value
 
-    init(future: Future<Value>, body: @escaping @Sendable () throws -> Value) {
+    init(future: ScheduledFuture<Value>, body: @escaping @Sendable () throws -> Value) {
         self.future = future
         self.body = body
     }
@@ -14,7 +14,7 @@ final class FutureJob<Value: Sendable>: Sendable {
         if let blockedCaller = future.beginWork() {
             // The caller stays blocked until `complete` below wakes it, so its chain is valid for the
             // whole body.
-            result = future.scheduler.scheduleContext.run(onBehalfOf: blockedCaller) { Result { try body() } }
+            result = future.scheduler.executionContext.run(onBehalfOf: blockedCaller) { Result { try body() } }
         } else {
             result = Result { try body() }
         }
@@ -31,13 +31,13 @@ final class FutureJob<Value: Sendable>: Sendable {
     }
 }
 
-extension Future {
+extension ScheduledFuture {
     /// Makes a future on `scheduler` and starts its work.
     static func make(
-        on scheduler: any Scheduler, handler: (any ScheduleViolationHandler)?, createdAt: SourceLocation,
+        on scheduler: any SerialScheduler, handler: (any ConfinementViolationHandler)?, createdAt: CodeLocation,
         body: @escaping @Sendable () throws -> Value
-    ) -> Future<Value> {
-        let future = Future(scheduler: scheduler, createdAt: createdAt, handler: handler)
+    ) -> ScheduledFuture<Value> {
+        let future = ScheduledFuture(scheduler: scheduler, createdAt: createdAt, handler: handler)
         future.start(FutureJob(future: future, body: body))
         return future
     }

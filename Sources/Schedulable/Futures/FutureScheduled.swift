@@ -4,7 +4,7 @@
 ///
 /// ```swift
 /// final class ThumbnailCache: FutureScheduled {
-///     static let futureScheduler: any Scheduler = ThreadScheduler(label: "com.app.thumbnails")
+///     static let futureScheduler: any SerialScheduler = ThreadScheduler(label: "com.app.thumbnails")
 ///     func thumbnail(for id: String) -> Image { … }
 /// }
 ///
@@ -16,46 +16,46 @@
 ///
 /// Every instance must be used only through its futures (or otherwise only on its scheduler): the
 /// futures hand the instance to the scheduler, which is safe only when nothing else uses it meanwhile.
-/// For checked confinement, adopt ``ScheduleProtectable`` as well — then a bound instance's futures
+/// For checked confinement, adopt ``ConfinedObject`` as well — then a bound instance's futures
 /// run on its owner (the checks only pass there), and the type's scheduler serves instances that are
 /// still detached, which the first checked use inside a future binds to it.
 public protocol FutureScheduled: AnyObject, SendableMetatype {
     /// The scheduler the futures of every instance run on, unless an instance says otherwise.
-    static var futureScheduler: any Scheduler { get }
+    static var futureScheduler: any SerialScheduler { get }
 
     /// The scheduler this instance's futures run on. Default: the type's `futureScheduler`
-    /// (for a ``ScheduleProtectable`` type: the owner's scheduler when the instance is bound to one).
-    var futureScheduler: any Scheduler { get }
+    /// (for a ``ConfinedObject`` type: the owner's scheduler when the instance is bound to one).
+    var futureScheduler: any SerialScheduler { get }
 }
 
 extension FutureScheduled {
     /// The type's `futureScheduler`.
-    public var futureScheduler: any Scheduler { Self.futureScheduler }
+    public var futureScheduler: any SerialScheduler { Self.futureScheduler }
 
     /// Starts `body` with this object on `futureScheduler` and returns its future at once;
-    /// futures of one scheduler run in the order they were made (see ``Scheduler/future(file:line:_:)``).
+    /// futures of one scheduler run in the order they were made (see ``SerialScheduler/future(file:line:_:)``).
     ///
     /// - Parameters:
     ///   - file: Where the future is made, for reports.
     ///   - line: Where the future is made, for reports.
-    ///   - body: The work, given the object. It may throw: ``Future/present(file:line:)`` rethrows.
+    ///   - body: The work, given the object. It may throw: ``ScheduledFuture/present(file:line:)`` rethrows.
     /// - Returns: The future of the body's value.
     public func future<Value: Sendable>(
         file: StaticString = #fileID, line: UInt = #line, _ body: @escaping @Sendable (Self) throws -> Value
-    ) -> Future<Value> {
+    ) -> ScheduledFuture<Value> {
         let object = OwnerBound(self)
-        return Future.make(
-            on: futureScheduler, handler: ScheduleProtectionSystem.scopedHandler,
-            createdAt: SourceLocation(file: file, line: line), body: { try body(object.value) }
+        return ScheduledFuture.make(
+            on: futureScheduler, handler: ConfinementSystem.scopedHandler,
+            createdAt: CodeLocation(file: file, line: line), body: { try body(object.value) }
         )
     }
 }
 
-extension FutureScheduled where Self: ScheduleProtectable {
+extension FutureScheduled where Self: ConfinedObject {
     /// The owner's scheduler when the object is bound to one — its checks pass only there — else the
     /// type's `futureScheduler`.
-    public var futureScheduler: any Scheduler {
-        scheduleProtection.ownerScheduler ?? Self.futureScheduler
+    public var futureScheduler: any SerialScheduler {
+        confinement.ownerScheduler ?? Self.futureScheduler
     }
 
     /// Starts `body` with this object on `futureScheduler` (its owner when it is bound) and
@@ -64,11 +64,11 @@ extension FutureScheduled where Self: ScheduleProtectable {
     /// - Parameters:
     ///   - file: Where the future is made, for reports.
     ///   - line: Where the future is made, for reports.
-    ///   - body: The work, given the object. It may throw: ``Future/present(file:line:)`` rethrows.
+    ///   - body: The work, given the object. It may throw: ``ScheduledFuture/present(file:line:)`` rethrows.
     /// - Returns: The future of the body's value.
     public func future<Value: Sendable>(
         file: StaticString = #fileID, line: UInt = #line, _ body: @escaping @Sendable (Self) throws -> Value
-    ) -> Future<Value> {
+    ) -> ScheduledFuture<Value> {
         makeFuture(on: futureScheduler, file: file, line: line, body)
     }
 }

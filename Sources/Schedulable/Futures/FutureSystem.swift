@@ -11,7 +11,7 @@ public enum FutureSystem {
 
     /// A debugging aid: when `true`, futures stop being asynchronous.
     ///
-    /// `future { }` runs its body to completion before it returns, and ``Future/present(file:line:)`` returns
+    /// `future { }` runs its body to completion before it returns, and ``ScheduledFuture/present(file:line:)`` returns
     /// at once, so the program runs as plain synchronous calls (one flow of control, no interleaving) — handy
     /// to tell whether a bug comes from the order futures run in. Default: `false`.
     ///
@@ -29,7 +29,7 @@ public enum FutureSystem {
         set { inline.store(newValue, ordering: .relaxed) }
     }
 
-    /// Whether ``Future/present(file:line:)`` sends a ``ScheduleViolation/Kind/waitingRequired`` note through
+    /// Whether ``ScheduledFuture/present(file:line:)`` sends a ``ConfinementViolation/Kind/waitingRequired`` note through
     /// the violation handlers when it has to wait for the work (default: `true`).
     ///
     /// The note carries the call site and the future's creation site; handlers never trap on notes (the trap

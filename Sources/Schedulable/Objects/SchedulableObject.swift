@@ -1,5 +1,5 @@
 /// A value of any type confined to a scheduler, reached only through that scheduler — the aggregate
-/// form of the SchedulableObject pattern, for types that cannot adopt ``ScheduleProtectable``
+/// form of the SchedulableObject pattern, for types that cannot adopt ``ConfinedObject``
 /// (a class from another module, a struct).
 ///
 /// ```swift
@@ -14,9 +14,9 @@
 /// (precondition) tier — an access from elsewhere is reported and stops the process before it happens.
 public final class SchedulableObject<Object> {
     /// The scheduler the wrapped value belongs to.
-    public let scheduler: any Scheduler
+    public let scheduler: any SerialScheduler
 
-    private let protection: ScheduleProtection
+    private let protection: Confinement
     private var storage: Object
 
     /// Wraps `object` for `scheduler`.
@@ -29,12 +29,12 @@ public final class SchedulableObject<Object> {
     ///   - scheduler: The scheduler it belongs to.
     ///   - file: The bind site, for reports.
     ///   - line: The bind site, for reports.
-    public init(_ object: sending Object, on scheduler: some Scheduler, file: StaticString = #fileID, line: UInt = #line) {
+    public init(_ object: sending Object, on scheduler: some SerialScheduler, file: StaticString = #fileID, line: UInt = #line) {
         self.scheduler = scheduler
         // No construction window: the wrapper is an always-on tier, only the owner may ever pass.
-        self.protection = ScheduleProtection(
-            owner: scheduler.scheduleContext, options: ErasedScheduleOptions(),
-            boundAt: SourceLocation(file: file, line: line), allowsConstructionWindow: false, scheduler: scheduler
+        self.protection = Confinement(
+            owner: scheduler.executionContext, options: ErasedConfinementOptions(),
+            boundAt: CodeLocation(file: file, line: line), allowsConstructionWindow: false, scheduler: scheduler
         )
         self.storage = object
     }
@@ -59,11 +59,11 @@ public final class SchedulableObject<Object> {
     ///   - scheduler: The scheduler it belongs to; the calling code must run on it.
     ///   - file: The bind site, for reports.
     ///   - line: The bind site, for reports.
-    public init(_ object: Object, onCurrent scheduler: some Scheduler, file: StaticString = #fileID, line: UInt = #line) {
+    public init(_ object: Object, onCurrent scheduler: some SerialScheduler, file: StaticString = #fileID, line: UInt = #line) {
         self.scheduler = scheduler
-        self.protection = ScheduleProtection(
-            owner: scheduler.scheduleContext, options: ErasedScheduleOptions(),
-            boundAt: SourceLocation(file: file, line: line), allowsConstructionWindow: false, scheduler: scheduler
+        self.protection = Confinement(
+            owner: scheduler.executionContext, options: ErasedConfinementOptions(),
+            boundAt: CodeLocation(file: file, line: line), allowsConstructionWindow: false, scheduler: scheduler
         )
         self.storage = object
         // Like NIOLoopBound's non-sending initializer: the value may keep other references only
@@ -92,7 +92,7 @@ public final class SchedulableObject<Object> {
 
     /// Runs `work` with the value on ``scheduler``, later.
     ///
-    /// A scheduler that rejects the work (shut down) reports it as ``ScheduleViolation/Kind/rejectedWork``.
+    /// A scheduler that rejects the work (shut down) reports it as ``ConfinementViolation/Kind/rejectedWork``.
     ///
     /// - Parameters:
     ///   - file: The call site, for a rejection report.
@@ -140,6 +140,6 @@ public final class SchedulableObject<Object> {
 }
 
 // `storage` is only touched by work that runs on `scheduler` (the scheduling members submit it there,
-// or run it inline after `isCurrent` said yes) and by `object`, whose failed check stops the process
+// or run it inline after `isIsolated` said yes) and by `object`, whose failed check stops the process
 // before the access. So the wrapper can cross threads whatever `Object` is — the NIOLoopBound argument.
 extension SchedulableObject: @unchecked Sendable {}

@@ -1,17 +1,17 @@
 /// Ignores debug-tier violations.
 ///
 /// Precondition-tier violations still print and trap: they guard memory safety, not style.
-public struct IgnoreViolationHandler: ScheduleViolationHandler {
+public struct IgnoreViolationHandler: ConfinementViolationHandler {
     /// Creates the handler.
     public init() {}
 
     /// Does nothing.
     ///
     /// - Parameter violation: What happened.
-    public func handle(_ violation: ScheduleViolation) {}
+    public func handle(_ violation: ConfinementViolation) {}
 }
 
-extension ScheduleViolationHandler where Self == IgnoreViolationHandler {
+extension ConfinementViolationHandler where Self == IgnoreViolationHandler {
     /// Ignore debug-tier violations.
     public static var off: Self { IgnoreViolationHandler() }
 }

@@ -1,12 +1,12 @@
 /// Prints each distinct violation (per type and member; a note per call site) to standard error once,
 /// then counts repeats, printing the count again each time it doubles so a hot loop cannot flood the log.
-public final class LogViolationHandler: ScheduleViolationHandler {
+public final class LogViolationHandler: ConfinementViolationHandler {
     private struct Key: Hashable {
-        var kind: ScheduleViolation.Kind
+        var kind: ConfinementViolation.Kind
         var member: String
         /// Set for notes only: a note is about one call site (the `present()` that waited), and one
         /// entry per type would hide every other place that waits.
-        var callSite: SourceLocation?
+        var callSite: CodeLocation?
     }
 
     private let counts = ScheduleLock<[Key: Int]>([:])
@@ -27,7 +27,7 @@ public final class LogViolationHandler: ScheduleViolationHandler {
     /// Logs `violation` the first time its type and member are seen, then at counts 2, 4, 8, ….
     ///
     /// - Parameter violation: What happened.
-    public func handle(_ violation: ScheduleViolation) {
+    public func handle(_ violation: ConfinementViolation) {
         let key = Key(
             kind: violation.kind, member: violation.qualifiedMember,
             callSite: violation.tier == .note ? violation.callSite : nil
@@ -50,7 +50,7 @@ public final class LogViolationHandler: ScheduleViolationHandler {
 
     /// How many times a member has been reported, by `Type.member`.
     ///
-    /// - Parameter qualifiedMember: `Type.member` as in ``ScheduleViolation/qualifiedMember``.
+    /// - Parameter qualifiedMember: `Type.member` as in ``ConfinementViolation/qualifiedMember``.
     /// - Returns: The number of violations seen for it.
     public func count(for qualifiedMember: String) -> Int {
         counts.withLock { counts in
@@ -59,7 +59,7 @@ public final class LogViolationHandler: ScheduleViolationHandler {
     }
 }
 
-extension ScheduleViolationHandler where Self == LogViolationHandler {
+extension ConfinementViolationHandler where Self == LogViolationHandler {
     /// Print each distinct violation once to standard error, with repeat counts.
     public static var log: Self { LogViolationHandler() }
 }

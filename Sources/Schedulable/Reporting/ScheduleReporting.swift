@@ -9,13 +9,13 @@ package enum ScheduleReporting {
     ///
     /// - Parameter objectHandler: The handler the object captured, if any.
     /// - Returns: The handler that applies.
-    package static func handler(objectHandler: (any ScheduleViolationHandler)?) -> any ScheduleViolationHandler {
-        objectHandler ?? ScheduleProtectionSystem.scopedHandler ?? ScheduleProtectionSystem.handler
+    package static func handler(objectHandler: (any ConfinementViolationHandler)?) -> any ConfinementViolationHandler {
+        objectHandler ?? ConfinementSystem.scopedHandler ?? ConfinementSystem.handler
     }
 
     /// Whether delivering `violation` to `handler` ends with the process stopped: the precondition
     /// tier always does, and so does the trap handler for anything but a note.
-    package static func endsInTrap(_ violation: ScheduleViolation, handledBy handler: any ScheduleViolationHandler) -> Bool {
+    package static func endsInTrap(_ violation: ConfinementViolation, handledBy handler: any ConfinementViolationHandler) -> Bool {
         violation.tier == .precondition || (violation.tier != .note && handler is TrapViolationHandler)
     }
 
@@ -27,7 +27,7 @@ package enum ScheduleReporting {
     /// - Parameters:
     ///   - violation: What happened.
     ///   - objectHandler: The handler the object captured at creation, if any.
-    package static func report(_ violation: ScheduleViolation, objectHandler: (any ScheduleViolationHandler)?) {
+    package static func report(_ violation: ConfinementViolation, objectHandler: (any ConfinementViolationHandler)?) {
         report(violation, to: handler(objectHandler: objectHandler))
     }
 
@@ -36,7 +36,7 @@ package enum ScheduleReporting {
     /// - Parameters:
     ///   - violation: What happened.
     ///   - handler: Where it goes.
-    package static func report(_ violation: ScheduleViolation, to handler: any ScheduleViolationHandler) {
+    package static func report(_ violation: ConfinementViolation, to handler: any ConfinementViolationHandler) {
         guard csched_reporting_enter() else {
             // A handler touched a protected object from the wrong context. Delivering this would
             // re-enter the handler (possibly forever); printing it loses nothing.
@@ -55,7 +55,7 @@ package enum ScheduleReporting {
         }
     }
 
-    private static func trap(_ violation: ScheduleViolation) -> Never {
+    private static func trap(_ violation: ConfinementViolation) -> Never {
         fatalError("Schedulable: \(violation.qualifiedMember): precondition-tier violation (report above)")
     }
 }

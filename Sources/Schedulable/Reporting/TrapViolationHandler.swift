@@ -2,14 +2,14 @@
 ///
 /// The report is printed first because on Linux a failing `dispatchPrecondition` or `precondition`
 /// in an optimized build prints nothing at all.
-public struct TrapViolationHandler: ScheduleViolationHandler {
+public struct TrapViolationHandler: ConfinementViolationHandler {
     /// Creates the handler.
     public init() {}
 
-    /// Prints `violation` and traps; a ``ScheduleViolation/Tier/note`` is printed and nothing more.
+    /// Prints `violation` and traps; a ``ConfinementViolation/Tier/note`` is printed and nothing more.
     ///
     /// - Parameter violation: What happened.
-    public func handle(_ violation: ScheduleViolation) {
+    public func handle(_ violation: ConfinementViolation) {
         StandardError.write(violation.description + "\n")
         // A note reports nothing wrong (a future that had to be waited for): stopping the process
         // for it would turn a performance hint into a crash.
@@ -18,7 +18,7 @@ public struct TrapViolationHandler: ScheduleViolationHandler {
     }
 }
 
-extension ScheduleViolationHandler where Self == TrapViolationHandler {
+extension ConfinementViolationHandler where Self == TrapViolationHandler {
     /// Print the report, then trap (the default in debug builds).
     public static var trap: Self { TrapViolationHandler() }
 }

@@ -10,8 +10,8 @@ extension DispatchQueue {
     ///   - context: The context of the scheduler this queue belongs to.
     ///   - body: The work to run.
     /// - Returns: What `body` returns.
-    func sync<T>(as context: ScheduleContext, _ body: () throws -> T) rethrows -> T {
-        if context.isCurrent { return try body() }
+    func sync<T>(as context: ExecutionContext, _ body: () throws -> T) rethrows -> T {
+        if context.isIsolated { return try body() }
         return try BlockedCallerToken.withCurrent { caller in
             try sync { try context.run(onBehalfOf: caller, body) }
         }

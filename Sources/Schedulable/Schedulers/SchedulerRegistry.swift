@@ -7,15 +7,15 @@
 /// scheduler alive, and a scheduler removes its entry when it goes away.
 package enum SchedulerRegistry {
     private struct Entry {
-        weak var scheduler: (any Scheduler)?
+        weak var scheduler: (any SerialScheduler)?
     }
 
     private static let entries = ScheduleLock<[UInt: Entry]>([:])
 
     /// Records that `scheduler` runs its context's work. Library schedulers call it once, when they are
     /// created; the last scheduler registered for a context wins (a queue wrapped twice).
-    package static func register(_ scheduler: some Scheduler) {
-        let id = scheduler.scheduleContext.id
+    package static func register(_ scheduler: some SerialScheduler) {
+        let id = scheduler.executionContext.id
         entries.withLock { $0[id] = Entry(scheduler: scheduler) }
     }
 
@@ -28,23 +28,23 @@ package enum SchedulerRegistry {
     }
 
     /// The scheduler that runs `context`'s work, if it still exists and is known (the main context's
-    /// is always ``MainScheduler/shared``).
-    package static func scheduler(for context: ScheduleContext) -> (any Scheduler)? {
-        if context.kind == .main { return MainScheduler.shared }
+    /// is always ``MainThreadScheduler/shared``).
+    package static func scheduler(for context: ExecutionContext) -> (any SerialScheduler)? {
+        if context.kind == .main { return MainThreadScheduler.shared }
         return entries.withLock { $0[context.id]?.scheduler }
     }
 
     /// The library scheduler running the calling code, if any: the scheduler of the innermost library
     /// frame, else the main scheduler on the main thread, else the scheduler of the library queue
     /// reached directly.
-    package static var currentScheduler: (any Scheduler)? {
+    package static var currentScheduler: (any SerialScheduler)? {
         if case .frame(let context)? = CurrentExecution.first(where: { _ in true }),
             let scheduler = scheduler(for: context)
         {
             return scheduler
         }
         switch CurrentExecution.first(includingFrames: false, where: { _ in true }) {
-        case .mainThread?: return MainScheduler.shared
+        case .mainThread?: return MainThreadScheduler.shared
         case .queue(let context)?: return scheduler(for: context)
         case .frame?, .thread?, nil: return nil
         }

@@ -21,25 +21,25 @@ import Darwin
 /// ```
 ///
 /// - The thread sleeps in the kernel while the queue is empty: an idle scheduler uses no CPU.
-/// - Events run one at a time, in the order they were accepted, each inside ``scheduleContext``.
+/// - Events run one at a time, in the order they were accepted, each inside ``executionContext``.
 /// - ``sync(file:line:_:)`` called from another thread scheduler keeps the caller's own loop turning while it
 ///   waits, so two schedulers that call each other synchronously (a lazy assembly that builds A on one
 ///   thread, whose initializer needs B from another, whose initializer needs C from the first) finish
 ///   instead of deadlocking.
 /// - ``shutdown()`` stops accepting events, runs every event already accepted, then ends the thread.
 ///   Work submitted afterwards is rejected — ``trySchedule(_:)`` throws ``ScheduleRejection`` and
-///   ``Scheduler/schedule(_:file:line:)`` reports it — never dropped silently. A scheduler that is
+///   ``SerialScheduler/schedule(_:file:line:)`` reports it — never dropped silently. A scheduler that is
 ///   released without ``shutdown()`` shuts down by itself (without waiting) once nothing refers to it.
 ///
 /// Each scheduler's context has a process-unique id that is never reused, so an object bound to a
 /// scheduler that has ended can never pass a check on a later thread, even when the operating system
 /// hands that thread the same `pthread_t`.
-public final class ThreadScheduler: Scheduler {
+public final class ThreadScheduler: SerialScheduler {
     /// The scheduler's label; also the thread's name (truncated to the 15 bytes Linux allows).
     public let label: String
 
     /// The identity checks compare against.
-    public let scheduleContext: ScheduleContext
+    public let executionContext: ExecutionContext
 
     let loop: ThreadSchedulerLoop
     private let requestedQoS: ScheduleLock<DispatchQoS.QoSClass>
@@ -52,9 +52,9 @@ public final class ThreadScheduler: Scheduler {
     ///     `.background` 10; `.userInitiated` and `.userInteractive` ask for a negative value, which the
     ///     system grants only to privileged processes — otherwise the thread keeps the default).
     public init(label: String, qos: DispatchQoS.QoSClass = .default) {
-        let context = ScheduleContext(label: label, parent: nil, kind: .threadScheduler, id: UInt(csched_next_id()))
+        let context = ExecutionContext(label: label, parent: nil, kind: .threadScheduler, id: UInt(csched_next_id()))
         self.label = label
-        self.scheduleContext = context
+        self.executionContext = context
         self.loop = ThreadSchedulerLoop(context: context)
         self.requestedQoS = ScheduleLock(qos)
         loop.start(threadName: label) {
@@ -64,7 +64,7 @@ public final class ThreadScheduler: Scheduler {
     }
 
     deinit {
-        SchedulerRegistry.forget(scheduleContext.id)
+        SchedulerRegistry.forget(executionContext.id)
         // Nothing can submit to this scheduler any more; let the thread drain and end on its own.
         // (`deinit` may run on the scheduler's own thread, so it must not wait for it.)
         loop.shutdown(waits: false)
@@ -105,7 +105,7 @@ public final class ThreadScheduler: Scheduler {
     ///   do nothing else meanwhile), so `body` may use the caller's objects.
     ///
     /// A synchronous call into a scheduler that was shut down is reported as
-    /// ``ScheduleViolation/Kind/rejectedWork`` at the precondition tier: there is no result to return.
+    /// ``ConfinementViolation/Kind/rejectedWork`` at the precondition tier: there is no result to return.
     ///
     /// - Parameters:
     ///   - file: The call site, for a rejection report.
@@ -116,12 +116,12 @@ public final class ThreadScheduler: Scheduler {
     public func sync<T, E: Error>(
         file: StaticString = #fileID, line: UInt = #line, _ body: () throws(E) -> T
     ) throws(E) -> T {
-        if isCurrent { return try body() }
+        if isIsolated { return try body() }
         // `body` and its result cross to the scheduler's thread and back while this caller waits for
         // them, so neither is ever used by two threads at once; the box says so to the compiler.
         return try withoutActuallyEscaping(body) { (escapable) throws(E) -> T in
             let call = SyncCall(body: escapable)
-            let context = scheduleContext
+            let context = executionContext
             CallerWait.wait { blockedCaller, wake in
                 submit(member: "sync(_:)", file: file, line: line) {
                     if let blockedCaller {

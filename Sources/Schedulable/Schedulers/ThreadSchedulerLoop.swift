@@ -19,7 +19,7 @@ final class ThreadSchedulerLoop: @unchecked Sendable {
 
     typealias Event = @Sendable () -> Void
 
-    let context: ScheduleContext
+    let context: ExecutionContext
     private let mutex = PlatformMutex()
     /// Signalled when an event arrives or the loop must stop; only the loop thread waits on it.
     private let wakeUp = PlatformCondition()
@@ -57,7 +57,7 @@ final class ThreadSchedulerLoop: @unchecked Sendable {
     private var thread = pthread_t()
     #endif
 
-    init(context: ScheduleContext) {
+    init(context: ExecutionContext) {
         self.context = context
         pending.reserveCapacity(64)
         batch.reserveCapacity(64)

@@ -11,7 +11,7 @@ extension Testing.SourceLocation {
     /// - Parameters:
     ///   - violation: The violation.
     ///   - testLocation: The test's location, the fallback and the source of a full path.
-    init(bestFor violation: ScheduleViolation, near testLocation: Testing.SourceLocation) {
+    init(bestFor violation: ConfinementViolation, near testLocation: Testing.SourceLocation) {
         guard let best = violation.callSite ?? violation.ownerBoundAt, best.line > 0,
             best.fileID.contains("/")
         else {

@@ -1,4 +1,4 @@
-/// An entry of an include or exclude list of `ScheduleProtectionOptions`, as written in source.
+/// An entry of an include or exclude list of `ConfinementOptions`, as written in source.
 struct OptionEntry: Equatable, Sendable {
     enum List: String, Sendable {
         case include
@@ -40,10 +40,10 @@ struct TypeScope: Equatable, Sendable {
 ///
 /// Recognised forms (anything else is invisible to the audit, and documented as such):
 /// - `.include(…)`, `.exclude(…)`, `.including(…)`, `.excluding(…)` calls (on
-///   `ScheduleProtectionOptions` or written with a leading dot) whose arguments are literal
+///   `ConfinementOptions` or written with a leading dot) whose arguments are literal
 ///   `.method("…")` and `.property(\Type.name)` / `.property(\.name)` members;
 /// - the type an entry belongs to is, in order: the root of an explicit key path in the same call;
-///   the `T` of a `ScheduleProtectionOptions<T>` or `ScheduleMember<T>` written earlier in the same
+///   the `T` of a `ConfinementOptions<T>` or `ConfinedMember<T>` written earlier in the same
 ///   statement; the type (or extension) whose body contains the call.
 struct OptionEntryScanner {
     private static let listCalls: [String: OptionEntry.List] = [
@@ -178,7 +178,7 @@ struct OptionEntryScanner {
     private func attributedType(callAt index: Int, explicitRoot: String?) -> String? {
         if let explicitRoot { return explicitRoot }
         // Walk back to the start of the statement; the declaration keyword is included so that
-        // `let options: ScheduleProtectionOptions<Uploader> = .exclude(…)` is read.
+        // `let options: ConfinementOptions<Uploader> = .exclude(…)` is read.
         var start = index
         while start > 0 {
             let previous = tokens[start - 1]
@@ -189,7 +189,7 @@ struct OptionEntryScanner {
         var cursor = start
         while cursor + 2 < index {
             defer { cursor += 1 }
-            guard tokens[cursor].isIdentifier("ScheduleProtectionOptions") || tokens[cursor].isIdentifier("ScheduleMember"),
+            guard tokens[cursor].isIdentifier("ConfinementOptions") || tokens[cursor].isIdentifier("ConfinedMember"),
                   tokens[cursor + 1].isPunctuation("<"), tokens[cursor + 2].kind == .identifier
             else { continue }
             var path = [tokens[cursor + 2].text]

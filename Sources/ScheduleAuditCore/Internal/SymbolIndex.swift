@@ -1,9 +1,9 @@
 /// Symbols and relationships of the audited module plus its dependencies, with the type questions
-/// the audit asks: does a class adopt `ScheduleProtectable`, is a type `Sendable`, is it a reference type.
+/// the audit asks: does a class adopt `ConfinedObject`, is a type `Sendable`, is it a reference type.
 struct SymbolIndex {
-    static let protectableProtocolUSR = "s:11Schedulable19ScheduleProtectableP"
-    static let protectableProtocolName = "Schedulable.ScheduleProtectable"
-    static let protectedWrapperUSR = "s:11Schedulable17ScheduleProtectedV"
+    static let protectableProtocolUSR = "s:11Schedulable14ConfinedObjectP"
+    static let protectableProtocolName = "Schedulable.ConfinedObject"
+    static let protectedWrapperUSR = "s:11Schedulable8ConfinedV"
     static let sendableUSR = "s:s8SendableP"
 
     /// Reference types of the toolchain's modules that are `Sendable` (their graphs are not available
@@ -71,14 +71,14 @@ struct SymbolIndex {
         return chain
     }
 
-    /// Whether a protocol is `ScheduleProtectable` or refines it.
+    /// Whether a protocol is `ConfinedObject` or refines it.
     func isProtectableProtocol(_ usr: String, visited: Set<String> = []) -> Bool {
         if usr == Self.protectableProtocolUSR || protocolFallbacks[usr] == Self.protectableProtocolName { return true }
         guard !visited.contains(usr) else { return false }
         return (conformances[usr] ?? []).contains { isProtectableProtocol($0, visited: visited.union([usr])) }
     }
 
-    /// Whether a class adopts `ScheduleProtectable` directly, through a superclass, or through a protocol
+    /// Whether a class adopts `ConfinedObject` directly, through a superclass, or through a protocol
     /// that refines it.
     func adoptsProtectable(_ usr: String) -> Bool {
         ([usr] + ancestors(of: usr)).contains { type in

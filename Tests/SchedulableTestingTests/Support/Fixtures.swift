@@ -4,21 +4,21 @@ import SchedulableTesting
 import Testing
 
 /// A protected object with one guarded method, one guarded property and one always-on guard.
-final class Counter: ScheduleProtectable {
-    let scheduleProtection: ScheduleProtection
-    @ScheduleProtected(name: "value") var value = 0
+final class Counter: ConfinedObject {
+    let confinement: Confinement
+    @Confined(name: "value") var value = 0
 
     /// Binds the counter to `owner` and lets the owner use it once, which ends the construction window
     /// (the creating thread's free pass): from then on only the owner passes. Without this, a GCD block
     /// that happened to run on the creating thread (cooperative threads are GCD workers on Linux) would
     /// pass, and a test expecting a violation would be flaky. The owner's use is an always-on check, so
     /// that it ends the window in release builds too, where the debug tier is compiled out.
-    init(owner: QueueScheduler, file: StaticString = #fileID, line: UInt = #line) {
-        scheduleProtection = ScheduleProtection(owner: owner, file: file, line: line)
-        owner.sync { self.preconditionScheduled("init(owner:)") }
+    init(owner: SerialQueueScheduler, file: StaticString = #fileID, line: UInt = #line) {
+        confinement = Confinement(owner: owner, file: file, line: line)
+        owner.sync { self.preconditionIsolated("init(owner:)") }
     }
 
-    /// Calls to the guarded methods. Deliberately not `@ScheduleProtected`, so that one wrong call is
+    /// Calls to the guarded methods. Deliberately not `@Confined`, so that one wrong call is
     /// one violation (the method guard's) and tests can count them.
     private(set) var calls = 0
 
@@ -26,12 +26,12 @@ final class Counter: ScheduleProtectable {
     static let incrementGuardLine = #line + 3
 
     func increment() {
-        assertScheduled()
+        assertIsolated()
         calls += 1
     }
 
     func incrementOrStop() {
-        preconditionScheduled()
+        preconditionIsolated()
         calls += 1
     }
 }
@@ -75,8 +75,8 @@ final class IssueLog: Sendable {
 
 extension Trait where Self == ConditionTrait {
     /// For tests that need a debug-tier violation to happen: in a release build without the
-    /// `ReleaseChecks` trait, `assertScheduled()` and `@ScheduleProtected` are compiled out.
+    /// `ReleaseChecks` trait, `assertIsolated()` and `@Confined` are compiled out.
     static var requiresDebugChecks: Self {
-        .enabled(if: ScheduleProtectionSystem.debugChecksCompiledIn, "the debug-tier checks are compiled out of this build")
+        .enabled(if: ConfinementSystem.debugChecksCompiledIn, "the debug-tier checks are compiled out of this build")
     }
 }

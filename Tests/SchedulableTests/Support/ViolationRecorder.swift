@@ -6,66 +6,66 @@ import Testing
 import Synchronization
 
 /// Records violations in memory so reporting paths are tested in-process.
-final class ViolationRecorder: ScheduleViolationHandler, @unchecked Sendable {
+final class ViolationRecorder: ConfinementViolationHandler, @unchecked Sendable {
     // NSLock, not Mutex: ThreadSanitizer on Linux cannot see Mutex's futex and reports false races.
     private let lock = NSLock()
-    private var storage: [ScheduleViolation] = []
+    private var storage: [ConfinementViolation] = []
 
-    func handle(_ violation: ScheduleViolation) {
+    func handle(_ violation: ConfinementViolation) {
         lock.withLock { storage.append(violation) }
     }
 
-    var violations: [ScheduleViolation] { lock.withLock { storage } }
+    var violations: [ConfinementViolation] { lock.withLock { storage } }
     var members: [String] { violations.map(\.member) }
     var count: Int { violations.count }
 }
 
 /// How many debug-tier violations to expect: none when this build compiled the debug tier out.
 func expectedDebugTier(_ count: Int) -> Int {
-    ScheduleProtectionSystem.debugChecksCompiledIn ? count : 0
+    ConfinementSystem.debugChecksCompiledIn ? count : 0
 }
 
 /// A protected service used across the tests. `@unchecked Sendable` because the tests move it across
 /// threads on purpose; the library's checks are what the tests observe.
-final class Counter: ScheduleProtectable, @unchecked Sendable {
-    let scheduleProtection: ScheduleProtection
-    @ScheduleProtected(name: "count") var count = 0
-    @ScheduleProtected var items: [Int] = []
-    @ScheduleProtected(name: "flag") var flag = false
+final class Counter: ConfinedObject, @unchecked Sendable {
+    let confinement: Confinement
+    @Confined(name: "count") var count = 0
+    @Confined var items: [Int] = []
+    @Confined(name: "flag") var flag = false
 
-    init(owner: some Scheduler) {
-        scheduleProtection = ScheduleProtection(owner: owner)
+    init(owner: some SerialScheduler) {
+        confinement = Confinement(owner: owner)
     }
 
-    init(protection: ScheduleProtection) {
-        scheduleProtection = protection
+    init(protection: Confinement) {
+        confinement = protection
     }
 
     /// A method guard and nothing else: one check per call.
     func ping() {
-        assertScheduled()
+        assertIsolated()
     }
 
     func increment() {
-        assertScheduled()
+        assertIsolated()
         count += 1
     }
 
     func incrementAlways() {
-        preconditionScheduled()
+        preconditionIsolated()
         count += 1
     }
 
     func reset() {
-        assertScheduled()
+        assertIsolated()
         count = 0
     }
 }
 
 /// Creates a counter for `owner` with `recorder` as its handler, and lets the owner touch it once so
 /// the construction window (which lets the creating thread use it) is closed.
-func settledCounter(owner: QueueScheduler, recorder: ViolationRecorder) -> Counter {
-    let counter = withScheduleViolationHandler(recorder) { Counter(owner: owner) }
+func settledCounter(owner: SerialQueueScheduler, recorder: ViolationRecorder) -> Counter {
+    let counter = withConfinementViolationHandler(recorder) { Counter(owner: owner) }
     owner.queue.sync { _ = counter.count }
     return counter
 }
@@ -95,7 +95,7 @@ final class LockedList<Element: Sendable>: @unchecked Sendable {
 /// For exit-test bodies: a counter owned by a fresh queue, used once on its owner (which ends the
 /// construction window), then used `times` more from another queue — each of those a violation.
 func useFromAnotherQueue(ownerLabel: String, times: Int = 1, _ use: @escaping @Sendable (Counter) -> Void) {
-    let owner = QueueScheduler(label: ownerLabel)
+    let owner = SerialQueueScheduler(label: ownerLabel)
     let counter = Counter(owner: owner)
     owner.sync { use(counter) }
     let intruder = DispatchQueue(label: ownerLabel + ".intruder")

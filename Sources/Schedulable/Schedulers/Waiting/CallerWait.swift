@@ -1,14 +1,14 @@
 import CSchedulableContext
 
 /// How a caller waits for work that another scheduler finishes — the one waiting mechanism behind
-/// ``ThreadScheduler/sync(file:line:_:)`` and ``Future/present(file:line:)``.
+/// ``ThreadScheduler/sync(file:line:_:)`` and ``ScheduledFuture/present(file:line:)``.
 ///
 /// - A thread scheduler's own event keeps its loop turning while it waits (events queued to it meanwhile
 ///   still run, one at a time and in order, nested in the wait), so work it waits for may call back into
 ///   it synchronously: the POS Assembly cycle completes instead of deadlocking. Its chain is *not*
 ///   lent: it keeps doing other work, so its objects must not pass checks elsewhere.
 /// - Any other caller truly blocks, so its context chain is lent to the work it waits for (see
-///   ``ScheduleContext/run(onBehalfOf:_:)``): exclusion holds, the caller can do nothing meanwhile.
+///   ``ExecutionContext/run(onBehalfOf:_:)``): exclusion holds, the caller can do nothing meanwhile.
 enum CallerWait {
     /// Starts something with `start` and returns once it has called `wake`.
     ///

@@ -3,20 +3,20 @@ import Schedulable
 // Fixture for the schedule-audit tests: a type the audit must pass cleanly. Every form the audit
 // accepts as "deliberately unchecked" appears once.
 
-let uploads = QueueScheduler(label: "com.example.uploads")
+let uploads = SerialQueueScheduler(label: "com.example.uploads")
 
 /// A reference type that is safe to share: `let` properties of it are fine.
 final class UploadLog: Sendable {
     let name = "uploads"
 }
 
-final class CleanUploader: ScheduleProtectable {
-    let scheduleProtection = ScheduleProtection(
+final class CleanUploader: ConfinedObject {
+    let confinement = Confinement(
         owner: uploads,
         options: .exclude(.property(\CleanUploader.retries)).excluding(.method("cancelAll()"))
     )
-    @ScheduleProtected var pending: [String] = []
-    @ScheduleProtected(name: "isPaused") var isPaused = false
+    @Confined var pending: [String] = []
+    @Confined(name: "isPaused") var isPaused = false
     var retries = 0  // excluded above: read for statistics only, a stale value is harmless
     // schedule-audit:ignore — written once in init, before the object is shared
     var createdAt = 0
@@ -27,22 +27,22 @@ final class CleanUploader: ScheduleProtectable {
     var count: Int { pending.count }
 
     /// Stored with an observer, but wrapped: still checked.
-    @ScheduleProtected var progress = 0.0 {
+    @Confined var progress = 0.0 {
         didSet { if progress > 1 { progress = 1 } }
     }
 
     func enqueue(_ name: String) {
-        preconditionScheduled()
+        preconditionIsolated()
         pending.append(name)
     }
 
     func pause() {
-        assertScheduled()
+        assertIsolated()
         isPaused = true
     }
 
     func statusText() -> String {
-        guard isScheduled else { return "busy" }
+        guard isIsolated else { return "busy" }
         return "\(pending.count) pending"
     }
 

@@ -7,15 +7,15 @@ final class PhotoCache {
     var photos: [String] = []
 }
 
-/// Adopting through a protocol that refines ScheduleProtectable.
-protocol UploadService: ScheduleProtectable {}
+/// Adopting through a protocol that refines ConfinedObject.
+protocol UploadService: ConfinedObject {}
 
 class FlawedUploader: UploadService {
-    let scheduleProtection = ScheduleProtection(
+    let confinement = Confinement(
         owner: uploads,
-        options: ScheduleProtectionOptions<FlawedUploader>.exclude(.method("reset"))
+        options: ConfinementOptions<FlawedUploader>.exclude(.method("reset"))
     )
-    @ScheduleProtected var pending: [String] = []
+    @Confined var pending: [String] = []
     var attempts = 0
     let cache = PhotoCache()
 
@@ -24,7 +24,7 @@ class FlawedUploader: UploadService {
     }
 
     func enqueue(_ name: String) {
-        assertScheduled()
+        assertIsolated()
         pending.append(name)
     }
 }
@@ -34,23 +34,23 @@ final class FlawedSubclass: FlawedUploader {
     lazy var thumbnails: [String] = []
 
     override func reset() {
-        if isScheduled { super.reset() }
+        if isIsolated { super.reset() }
     }
 
     /// Mentions the guards only in a comment and a string: not a guard call.
     func describe() -> String {
-        // assertScheduled()
-        "isScheduled: \("preconditionScheduled()")"
+        // assertIsolated()
+        "isIsolated: \("preconditionIsolated()")"
     }
 }
 
 /// Include options: only `pause()` would be checked, and it has no guard.
-final class IncludingUploader: ScheduleProtectable {
-    let scheduleProtection = ScheduleProtection(
+final class IncludingUploader: ConfinedObject {
+    let confinement = Confinement(
         owner: uploads,
         options: .include(.method("pause()"), .property(\IncludingUploader.pending))
     )
-    @ScheduleProtected var pending = 0
+    @Confined var pending = 0
 
     func pause() {}
 }

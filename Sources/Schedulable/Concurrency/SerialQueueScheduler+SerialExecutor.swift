@@ -1,0 +1,47 @@
+import Dispatch
+
+/// A queue scheduler can run an actor: return its executor from the actor's `unownedExecutor`.
+///
+/// The actor's jobs run as blocks on the scheduler's queue, so a tree's actor and the tree's protected
+/// objects (and those of its branches' work, which drains through the tree) see each other as "on the
+/// owner". `assumeIsolated` and `preconditionIsolated` work on Linux: they answer from the library's
+/// context token and fall back to `dispatchPrecondition` when the token cannot tell.
+extension SerialQueueScheduler: SerialExecutor {
+    /// Runs `job` on the queue.
+    ///
+    /// - Parameter job: The job to run.
+    public func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        let executor = asUnownedSerialExecutor()
+        let context = executionContext
+        queue.async { context.run { job.runSynchronously(on: executor) } }
+    }
+
+    /// The executor reference an actor returns from `unownedExecutor`.
+    ///
+    /// - Returns: This scheduler as an unowned serial executor.
+    public func asUnownedSerialExecutor() -> UnownedSerialExecutor {
+        UnownedSerialExecutor(ordinary: self)
+    }
+
+    /// Returns when the calling code runs on this queue (or on a queue that targets it, or inside a
+    /// synchronous call made from it).
+    ///
+    /// When the library's token cannot confirm that, defers to
+    /// `dispatchPrecondition(condition: .onQueue(queue))`, which knows every case; a failure there stops
+    /// the process silently on Linux, so the report is armed to print first.
+    public func checkIsolated() {
+        if isIsolated { return }
+        let violation = ConfinementViolation.isolationFailure(executionContext, member: "checkIsolated()")
+        _ = executionContext.confirmedByDispatch(elseTrapPrinting: violation.description + "\n")
+    }
+
+    /// `true` when the library's token shows the calling code on this queue; `nil` otherwise, because
+    /// work can reach a queue in ways the token cannot see (the runtime then asks ``checkIsolated()``).
+    ///
+    /// - Returns: `true` or `nil`, never a false "no".
+    @available(macOS 26.0, iOS 26.0, watchOS 26.0, tvOS 26.0, visionOS 26.0, *)
+    public func isIsolatingCurrentContext() -> Bool? {
+        isIsolated ? true : nil
+    }
+}

@@ -1,0 +1,68 @@
+import CSchedulableContext
+
+extension ExecutionContext {
+    /// The right to run work inside a context: what a custom scheduler keeps to itself.
+    ///
+    /// A custom scheduler makes one runner, publishes ``context`` as its
+    /// ``SerialScheduler/executionContext``, and runs every piece of work it accepts inside ``run(_:)``:
+    ///
+    /// ```swift
+    /// final class RenderScheduler: SerialScheduler {
+    ///     private let runner = ExecutionContext.Runner(label: "com.app.render")
+    ///     private let queue = DispatchQueue(label: "com.app.render")
+    ///     var label: String { runner.context.label }
+    ///     var executionContext: ExecutionContext { runner.context }
+    ///     func trySchedule(_ work: @escaping @Sendable () -> Void) throws(ScheduleRejection) {
+    ///         let runner = self.runner
+    ///         queue.async { runner.run(work) }
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// Whoever holds a runner can make checks pass for the context's objects, so keep it private to
+    /// the scheduler: a context alone (what `executionContext` exposes) grants nothing.
+    ///
+    /// ## Contract
+    /// - Work run through one runner never overlaps: the scheduler is serial.
+    /// - A branch (``init(label:branchOf:)``) shares its parent's exclusion: its work never overlaps
+    ///   with the parent's or with any other branch's (a branch queue that targets its parent's queue
+    ///   does this). Objects owned by the parent pass inside the branch's work, so a branch that runs
+    ///   beside its parent would let two threads use them at once. Making a branch takes the parent's
+    ///   runner, so only the parent's scheduler can declare one.
+    public struct Runner: Sendable {
+        /// The context this runner runs work in: publish it as the scheduler's `executionContext`.
+        public let context: ExecutionContext
+
+        /// Makes a new context and the right to run work in it.
+        ///
+        /// - Parameter label: A human-readable name used in violation reports.
+        public init(label: String) {
+            context = ExecutionContext(label: label, parent: nil, kind: .custom, id: UInt(csched_next_id()))
+        }
+
+        /// Makes a context that is a branch of `parent`'s, and the right to run work in it.
+        ///
+        /// - Parameters:
+        ///   - label: A human-readable name used in violation reports (a branch's full label).
+        ///   - parent: The parent's runner: the branch's work must drain through the parent's, never
+        ///     beside it (see the contract above).
+        public init(label: String, branchOf parent: Runner) {
+            context = ExecutionContext(
+                label: label, parent: parent.context, kind: .custom, id: UInt(csched_next_id())
+            )
+        }
+
+        /// Runs `body` inside the context on the calling thread, then restores what was current.
+        ///
+        /// Checks made inside `body` for objects owned by the context (or by one of its parents) take
+        /// the fast path.
+        ///
+        /// - Parameter body: One piece of the scheduler's work.
+        /// - Returns: What `body` returns.
+        /// - Throws: What `body` throws.
+        @inlinable
+        public func run<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
+            try context._run(outer: csched_top_frame(), body)
+        }
+    }
+}

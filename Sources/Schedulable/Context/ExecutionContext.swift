@@ -1,0 +1,97 @@
+import CSchedulableContext
+import Dispatch
+
+/// The identity that ownership checks compare against: one per scheduler (and one per branch).
+///
+/// A check asks one question: "is the code running right now inside this context?" The answer comes
+/// from a thread-local token that the library's schedulers set while they run work (one load and a
+/// compare on the fast path), with exact fallbacks for work that reached a queue behind the library's
+/// back, for synchronous calls that block the owner, for target-queue chains and for the main thread.
+///
+/// Context ids are process-unique and never reused, so a new thread that happens to reuse a dead
+/// thread's `pthread_t` can never pass a check for the dead thread's objects.
+///
+/// Only the scheduler that made a context can run work in it: library schedulers inside the module,
+/// a custom scheduler through the ``Runner`` it keeps to itself. Code that merely sees a context (every
+/// scheduler's `executionContext` is public) cannot mark a thread as running in it, so an owner cannot
+/// be impersonated.
+public final class ExecutionContext: Sendable, CustomStringConvertible {
+    /// What kind of execution context this is; used for report wording and for the fallbacks.
+    package enum Kind: Sendable {
+        case main
+        case queue
+        case thread
+        case threadScheduler
+        case custom
+    }
+
+    /// The scheduler's label (`com.app.network.images`, "main thread", …).
+    public let label: String
+
+    /// The context this one is a branch of, if any.
+    ///
+    /// Work running in a branch also holds its parent: a branch's queue targets the parent's, so their work
+    /// never overlaps.
+    public let parent: ExecutionContext?
+
+    /// The process-unique id the fast path compares with the thread-local token.
+    @usableFromInline
+    package let id: UInt
+
+    package let kind: Kind
+
+    /// The serial queue behind a queue context, so a failing check can ask libdispatch itself before
+    /// trapping. Weak: the queue keeps its context alive (as a queue-specific value), not the reverse.
+    package weak let queue: DispatchQueue?
+
+    package init(label: String, parent: ExecutionContext?, kind: Kind, id: UInt, queue: DispatchQueue? = nil) {
+        self.label = label
+        self.parent = parent
+        self.kind = kind
+        self.id = id
+        self.queue = queue
+    }
+
+    /// The main thread's context (also the context of `DispatchQueue.main` work).
+    public static let main: ExecutionContext = {
+        let context = ExecutionContext(
+            label: "main thread", parent: nil, kind: .main, id: UInt(CSCHED_MAIN_CONTEXT_ID)
+        )
+        // On Linux `dispatchMain()` parks the main thread and drains the main queue on a worker
+        // thread; the queue-specific value lets checks recognise that work as main-thread work.
+        DispatchQueue.main.setSpecific(key: executionContextQueueKey, value: context)
+        return context
+    }()
+
+    /// A textual description for reports, e.g. `queue "com.app.uploads"`.
+    public var description: String {
+        switch kind {
+        case .main: return "main thread"
+        case .queue: return "queue \"\(label)\""
+        case .thread: return label
+        case .threadScheduler: return "thread scheduler \"\(label)\""
+        case .custom: return "scheduler \"\(label)\""
+        }
+    }
+
+    /// Whether the current code runs inside this context (or inside one of its branches).
+    ///
+    /// May give a false "no" only for work that reached a foreign queue behind the library's back in
+    /// ways no non-trapping API can see (documented in the Threading Model article); never a false
+    /// "yes".
+    @inlinable
+    public var isIsolated: Bool {
+        if UInt(csched_current_id()) == id { return true }
+        return _isIsolatedSlow()
+    }
+
+    /// Whether `self` is `other` or one of `other`'s branches (at any depth).
+    package func isWithin(_ other: ExecutionContext) -> Bool {
+        var candidate: ExecutionContext? = self
+        while let context = candidate {
+            if context.id == other.id { return true }
+            candidate = context.parent
+        }
+        return false
+    }
+}

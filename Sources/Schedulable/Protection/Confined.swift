@@ -1,0 +1,113 @@
+/// A stored property of a ``ConfinedObject`` class whose every get, set and in-place mutation is
+/// checked against the object's owner — debug tier: in release builds (without the `ReleaseChecks`
+/// trait) the wrapper stores only the value and the accessors compile to plain loads and stores.
+///
+/// ```swift
+/// @Confined var pending: [Photo] = []
+/// @Confined(name: "isPaused") var isPaused = false   // name used in reports and options
+/// ```
+///
+/// A read-modify-write (`pending += photos`, `pending.append(photo)`) is checked once: the wrapper's
+/// `_modify` accessor checks, then yields the storage in place.
+///
+/// The wrapper reaches its enclosing object through the enclosing-instance subscript, so it can only
+/// be used inside a class that conforms to ``ConfinedObject``.
+@propertyWrapper
+public struct Confined<Value> {
+    @usableFromInline
+    var _value: Value
+
+    #if SCHEDULABLE_CHECKS
+    @usableFromInline
+    let _name: String?
+    @usableFromInline
+    let _declarationFile: StaticString
+    @usableFromInline
+    let _declarationLine: UInt
+    #endif
+
+    /// Wraps a property's initial value.
+    ///
+    /// - Parameters:
+    ///   - wrappedValue: The initial value.
+    ///   - name: The property's name for reports and for name predicates in options; without it the
+    ///     declaration site (`Module/File.swift:12`) names the property.
+    ///   - file: The declaration site.
+    ///   - line: The declaration site.
+    @inlinable
+    public init(wrappedValue: Value, name: String? = nil, file: StaticString = #fileID, line: UInt = #line) {
+        _value = wrappedValue
+        #if SCHEDULABLE_CHECKS
+        _name = name
+        _declarationFile = file
+        _declarationLine = line
+        #endif
+    }
+
+    /// Unavailable: the value is reached through the enclosing object, so that it can be checked.
+    @available(*, unavailable, message: "@Confined can only be used in a class that conforms to ConfinedObject")
+    public var wrappedValue: Value {
+        get { fatalError("unreachable") }
+        set { fatalError("unreachable") }
+    }
+
+    /// The checked accessors the compiler uses for `object.property`.
+    ///
+    /// - Parameters:
+    ///   - object: The enclosing object.
+    ///   - wrappedKeyPath: The property's key path (not used: see `_check`).
+    ///   - storageKeyPath: The wrapper's storage.
+    @inlinable
+    public static subscript<Object: ConfinedObject>(
+        _enclosingInstance object: Object,
+        wrapped wrappedKeyPath: ReferenceWritableKeyPath<Object, Value>,
+        storage storageKeyPath: ReferenceWritableKeyPath<Object, Self>
+    ) -> Value {
+        get {
+            #if SCHEDULABLE_CHECKS
+            _check(object, storageKeyPath)
+            #endif
+            return object[keyPath: storageKeyPath]._value
+        }
+        set {
+            #if SCHEDULABLE_CHECKS
+            _check(object, storageKeyPath)
+            #endif
+            object[keyPath: storageKeyPath]._value = newValue
+        }
+        _modify {
+            #if SCHEDULABLE_CHECKS
+            _check(object, storageKeyPath)
+            #endif
+            yield &object[keyPath: storageKeyPath]._value
+        }
+    }
+
+    #if SCHEDULABLE_CHECKS
+    // The wrapped key path is deliberately not passed here: any use of a key path in the slow path
+    // makes the optimizer create (and retain and release) it on every access, fast path included. The
+    // storage is only ever projected, which compiles to a field access. Options match properties by
+    // the declaration site instead (see `PropertyProbe`).
+    @inlinable
+    @inline(__always)
+    static func _check<Object: ConfinedObject>(
+        _ object: Object,
+        _ storageKeyPath: ReferenceWritableKeyPath<Object, Self>
+    ) {
+        let protection = object.confinement
+        if _slowPath(!protection._passesFastPath) {
+            let storage = object[keyPath: storageKeyPath]
+            protection._checkFailedFastPath(
+                object: object,
+                member: .property(
+                    name: storage._name,
+                    declaredAt: CodeLocation(file: storage._declarationFile, line: storage._declarationLine)
+                ),
+                tier: .assert
+            )
+        }
+    }
+    #endif
+}
+
+extension Confined: Sendable where Value: Sendable {}

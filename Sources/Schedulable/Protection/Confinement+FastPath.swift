@@ -1,0 +1,34 @@
+import CSchedulableContext
+import Synchronization
+
+/// The fast path of every check, written once: one relaxed atomic load of the owner's id, one TLS load
+/// of the thread's token, one compare. Everything else runs only when they differ.
+extension Confinement {
+    /// Whether the thread's token equals the settled owner's id: the whole fast path.
+    ///
+    /// Never a false "yes": while the binding is unsettled ``_fastOwnerID`` holds a sentinel that no
+    /// token equals. A "no" means "ask the slow path", not "violation".
+    @inlinable
+    @inline(__always)
+    var _passesFastPath: Bool {
+        _fastOwnerID.load(ordering: .relaxed) == UInt(csched_current_id())
+    }
+
+    /// Checks a method guard (or a box's accessor): the fast path inline, the rest out of line.
+    ///
+    /// - Parameters:
+    ///   - object: The protected object, when there is one (reports, the deinit exemption).
+    ///   - member: The member, as `#function` spells it.
+    ///   - file: The guard's location.
+    ///   - line: The guard's location.
+    ///   - tier: Which check tier.
+    @inlinable
+    @inline(__always)
+    func _checkMethod(
+        _ object: AnyObject?, _ member: StaticString, _ file: StaticString, _ line: UInt, tier: ConfinementViolation.Tier
+    ) {
+        if _slowPath(!_passesFastPath) {
+            _methodCheckFailedFastPath(object: object, member: member, file: file, line: line, tier: tier)
+        }
+    }
+}

@@ -1,0 +1,83 @@
+/// A single value bound to a scheduler, checked on every access in every build — the always-on
+/// (precondition) tier, like swift-nio's `NIOLoopBound`.
+///
+/// The box is `Sendable` whatever the value is: it may travel anywhere, but its value can only be
+/// read or written on the owner; anywhere else the access is reported and the process stops before
+/// the access happens.
+///
+/// ```swift
+/// let cache = SchedulerBound(ImageCache(), owner: images)
+/// images.schedule { cache.value.evict() }      // fine: on the owner
+/// ```
+public struct SchedulerBound<Value> {
+    @usableFromInline
+    let _protection: Confinement
+
+    @usableFromInline
+    var _value: Value
+
+    /// Binds `value` to `owner`.
+    ///
+    /// Creating the box off the owner is safe: the value is *sent* into it (the caller keeps no access), and
+    /// from then on only the owner can reach it.
+    ///
+    /// - Parameters:
+    ///   - value: The value to protect.
+    ///   - owner: The scheduler that may access it.
+    ///   - file: The bind site, for reports.
+    ///   - line: The bind site, for reports.
+    public init(_ value: sending Value, owner: some SerialScheduler, file: StaticString = #fileID, line: UInt = #line) {
+        // No construction window: the always-on tier must never let a second thread through.
+        _protection = Confinement(
+            owner: owner.executionContext, options: ErasedConfinementOptions(),
+            boundAt: CodeLocation(file: file, line: line), allowsConstructionWindow: false, scheduler: owner
+        )
+        _value = value
+    }
+
+    /// The value; every get, set and in-place mutation is checked (once).
+    @inlinable
+    public var value: Value {
+        get {
+            _check(#function, #fileID, #line)
+            return _value
+        }
+        set {
+            _check(#function, #fileID, #line)
+            _value = newValue
+        }
+        _modify {
+            _check(#function, #fileID, #line)
+            yield &_value
+        }
+    }
+
+    /// Runs `body` with the value in place, after a single check.
+    ///
+    /// - Parameters:
+    ///   - file: The call site, for reports.
+    ///   - line: The call site, for reports.
+    ///   - body: Reads or mutates the value.
+    /// - Returns: What `body` returns.
+    @inlinable
+    public mutating func withValue<Result, Failure: Error>(
+        file: StaticString = #fileID, line: UInt = #line,
+        _ body: (inout Value) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        _check("withValue(_:)", file, line)
+        return try body(&_value)
+    }
+
+    /// The owner's context.
+    public var owner: ExecutionContext { _protection.owner! }
+
+    @inlinable
+    @inline(__always)
+    func _check(_ member: StaticString, _ file: StaticString, _ line: UInt) {
+        _protection._checkMethod(nil, member, file, line, tier: .precondition)
+    }
+}
+
+// The value is reachable only through checked accessors, and a failed check stops the process before
+// the access, so the box can cross threads whatever `Value` is: the same argument as NIOLoopBound.
+extension SchedulerBound: @unchecked Sendable {}

@@ -1,0 +1,30 @@
+/// Which member a check is for, resolved only on the slow path.
+@usableFromInline
+package enum ConfinedMemberReference {
+    /// A `@Confined` property: its given name (if any) and declaration site.
+    case property(name: String?, declaredAt: CodeLocation)
+    /// A method guard: `#function` and the guard's location.
+    case method(StaticString, callSite: CodeLocation)
+
+    package var displayName: String {
+        switch self {
+        case .property(let name, let declaredAt): return name ?? declaredAt.description
+        case .method(let name, _): return String(describing: name)
+        }
+    }
+
+    package var callSite: CodeLocation? {
+        switch self {
+        case .property: return nil
+        case .method(_, let callSite): return callSite
+        }
+    }
+
+    /// Where a property is declared (`nil` for a method).
+    package var declarationSite: CodeLocation? {
+        switch self {
+        case .property(_, let declaredAt): return declaredAt
+        case .method: return nil
+        }
+    }
+}

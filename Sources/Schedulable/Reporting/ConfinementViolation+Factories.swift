@@ -1,0 +1,105 @@
+/// The violations the library raises, each built in one place.
+extension ConfinementViolation {
+    /// A member of a protected object (or a box, or a wrapper) used outside its owner.
+    ///
+    /// - Parameters:
+    ///   - member: Which member was used.
+    ///   - tier: Which check tier found it.
+    ///   - owner: The owner the check failed for.
+    ///   - boundAt: Where the object was bound to `owner`.
+    ///   - object: The protected object, when there is one.
+    package static func wrongContext(
+        member: ConfinedMemberReference, tier: Tier, owner: ExecutionContext, boundAt: CodeLocation?,
+        object: AnyObject?
+    ) -> ConfinementViolation {
+        var violation = ConfinementViolation(
+            kind: .wrongContext,
+            tier: tier,
+            member: member.displayName,
+            expectedOwner: owner.description,
+            actualContext: CurrentExecution.description,
+            ownerBoundAt: boundAt,
+            callSite: member.callSite
+        )
+        violation.describe(object)
+        if case .property(let name, let declaredAt) = member, name != nil {
+            violation.detail = "property declared at \(declaredAt)"
+        }
+        return violation
+    }
+
+    /// Work that a scheduler did not accept (it was shut down), or that had no scheduler to go to.
+    ///
+    /// - Parameters:
+    ///   - member: The scheduling call, e.g. `schedule(_:)`.
+    ///   - owner: The description of the scheduler (or owner) the work was for.
+    ///   - callSite: Where the work was submitted.
+    ///   - detail: Why it was rejected and what to do.
+    ///   - object: The protected object the work was for, if any.
+    ///   - ownerBoundAt: Where that object was bound.
+    package static func rejectedWork(
+        member: String, owner: String, callSite: CodeLocation?, detail: String,
+        object: AnyObject? = nil, ownerBoundAt: CodeLocation? = nil
+    ) -> ConfinementViolation {
+        var violation = ConfinementViolation(
+            kind: .rejectedWork,
+            tier: .precondition,
+            member: member,
+            expectedOwner: owner,
+            actualContext: CurrentExecution.description,
+            ownerBoundAt: ownerBoundAt,
+            callSite: callSite,
+            detail: detail
+        )
+        violation.describe(object)
+        return violation
+    }
+
+    /// Code isolated to an actor whose executor is `context` that ran outside it.
+    ///
+    /// - Parameters:
+    ///   - context: The executor's context.
+    ///   - member: The isolation check, e.g. `checkIsolated()`.
+    package static func isolationFailure(_ context: ExecutionContext, member: String) -> ConfinementViolation {
+        ConfinementViolation(
+            kind: .wrongContext,
+            tier: .precondition,
+            member: member,
+            expectedOwner: context.description,
+            actualContext: CurrentExecution.description,
+            detail: "code isolated to an actor whose executor is \(context.description) ran outside it "
+                + "(assumeIsolated / preconditionIsolated)"
+        )
+    }
+
+    /// Fills in the object's type and identity (its address), when there is an object.
+    private mutating func describe(_ object: AnyObject?) {
+        guard let object else { return }
+        objectType = String(describing: type(of: object))
+        objectIdentity = "0x" + String(UInt(bitPattern: Unmanaged.passUnretained(object).toOpaque()), radix: 16)
+    }
+
+    /// A `.property` option whose key path reaches no `@Confined` property of the object.
+    ///
+    /// - Parameters:
+    ///   - writtenAt: Where the option was written.
+    ///   - object: The protected object the options belong to.
+    ///   - owner: The object's owner, if bound.
+    ///   - boundAt: Where the object was bound.
+    package static func invalidOption(
+        writtenAt: CodeLocation, on object: AnyObject, owner: ExecutionContext?, boundAt: CodeLocation?
+    ) -> ConfinementViolation {
+        ConfinementViolation(
+            kind: .invalidOption,
+            tier: .assert,
+            objectType: String(describing: type(of: object)),
+            member: "ConfinementOptions",
+            expectedOwner: owner?.description ?? "detached",
+            actualContext: CurrentExecution.description,
+            ownerBoundAt: boundAt,
+            callSite: writtenAt,
+            detail: "the .property key path written at \(writtenAt) reaches no @Confined property of "
+                + "\(type(of: object)); wrap that property in @Confined or remove the option"
+        )
+    }
+}

@@ -1,0 +1,137 @@
+/// One access (or scheduling request) made from the wrong execution context, with everything needed
+/// to find and fix it.
+///
+/// New fields may be added in minor releases; handlers receive the whole value, so they keep working.
+public struct ConfinementViolation: Sendable, CustomStringConvertible {
+    /// What went wrong.
+    ///
+    /// Extensible: new kinds may be added without breaking `switch`-free handlers.
+    public struct Kind: Sendable, Hashable, CustomStringConvertible {
+        /// A stable identifier, e.g. `"wrongContext"`.
+        public let rawValue: String
+
+        /// Creates a kind.
+        ///
+        /// - Parameter rawValue: A stable identifier.
+        public init(rawValue: String) { self.rawValue = rawValue }
+
+        /// A member of a protected object was used outside the object's owner.
+        public static let wrongContext = Kind(rawValue: "wrongContext")
+        /// Work was submitted to a scheduler that no longer accepts work.
+        public static let rejectedWork = Kind(rawValue: "rejectedWork")
+        /// A wrapped queue turned out not to be serial.
+        public static let concurrentQueue = Kind(rawValue: "concurrentQueue")
+        /// A synchronous wait would never end (the waiter blocks the work it waits for).
+        public static let deadlock = Kind(rawValue: "deadlock")
+        /// An option names a member that is not protected (e.g. a key path to a plain property).
+        public static let invalidOption = Kind(rawValue: "invalidOption")
+        /// A note, not a fault: `ScheduledFuture.present()` had to wait for its work (STMQ's "waiting is required"
+        /// log).
+        ///
+        /// Delivered at the ``Tier/note`` tier, so no handler traps on it.
+        public static let waitingRequired = Kind(rawValue: "waitingRequired")
+
+        /// The identifier.
+        public var description: String { rawValue }
+    }
+
+    /// Which check found the violation; decides what happens after the handler returns.
+    public enum Tier: Sendable, Hashable {
+        /// `assert…` checks and `@Confined`: debug builds only; execution continues when the
+        /// handler returns. Diagnostics after which the caller can carry on safely use it in every
+        /// build too: a `ScheduledFuture.present()` that would deadlock is reported at this tier, then throws.
+        case assert
+        /// `precondition…` checks and ``SchedulerBound``: always on; the process traps, because
+        /// continuing would be a data race. For a queue owner, libdispatch is asked first and a "no"
+        /// traps at once, with the report printed; otherwise the handler runs, then the trap.
+        case precondition
+        /// Information, not a violation: nothing is wrong, but something is worth knowing (a
+        /// `ScheduledFuture.present()` that had to wait). Handlers never trap on it: the trap handler prints it
+        /// and carries on, the log handler logs it once per call site, `.off` ignores it.
+        case note
+    }
+
+    /// What went wrong.
+    public var kind: Kind
+    /// Which check found it.
+    public var tier: Tier
+    /// The protected object's type name, when an object is involved.
+    public var objectType: String?
+    /// The protected object's identity (its address), when an object is involved.
+    public var objectIdentity: String?
+    /// The member: `#function` spelling for methods, the given name or declaration site for properties.
+    public var member: String
+    /// The owner the object is bound to (its scheduler's description).
+    public var expectedOwner: String
+    /// Where the access actually ran: the library scheduler running now, "main thread", a queue label,
+    /// or a thread id and name.
+    public var actualContext: String
+    /// Where the object was bound to its owner.
+    public var ownerBoundAt: CodeLocation?
+    /// Where the check was made, when known (method guards, the box, scheduling calls).
+    public var callSite: CodeLocation?
+    /// Extra explanation for kinds other than ``Kind/wrongContext``.
+    public var detail: String?
+
+    /// Creates a violation.
+    public init(
+        kind: Kind,
+        tier: Tier,
+        objectType: String? = nil,
+        objectIdentity: String? = nil,
+        member: String,
+        expectedOwner: String,
+        actualContext: String,
+        ownerBoundAt: CodeLocation? = nil,
+        callSite: CodeLocation? = nil,
+        detail: String? = nil
+    ) {
+        self.kind = kind
+        self.tier = tier
+        self.objectType = objectType
+        self.objectIdentity = objectIdentity
+        self.member = member
+        self.expectedOwner = expectedOwner
+        self.actualContext = actualContext
+        self.ownerBoundAt = ownerBoundAt
+        self.callSite = callSite
+        self.detail = detail
+    }
+
+    /// `Type.member`, or the member alone when no object is involved.
+    public var qualifiedMember: String {
+        if let objectType { return "\(objectType).\(member)" }
+        return member
+    }
+
+    /// The whole report, one field a line.
+    public var description: String {
+        var lines: [String] = []
+        switch kind {
+        case .wrongContext:
+            lines.append("Schedulable: \(qualifiedMember) used outside its owner")
+        case .rejectedWork:
+            lines.append("Schedulable: work rejected by \(expectedOwner)")
+        case .concurrentQueue:
+            lines.append("Schedulable: \(expectedOwner) is not serial")
+        case .deadlock:
+            lines.append("Schedulable: waiting here would deadlock")
+        case .invalidOption:
+            lines.append("Schedulable: an option of \(objectType ?? "a protected type") names no protected member")
+        case .waitingRequired:
+            lines.append("Schedulable: note: \(qualifiedMember) had to wait")
+        default:
+            lines.append("Schedulable: \(kind.rawValue) at \(qualifiedMember)")
+        }
+        if let objectType {
+            lines.append("  object:          \(objectType)" + (objectIdentity.map { " (\($0))" } ?? ""))
+        }
+        lines.append("  member:          \(member)")
+        lines.append("  expected owner:  \(expectedOwner)")
+        lines.append("  actual context:  \(actualContext)")
+        if let ownerBoundAt { lines.append("  owner bound at:  \(ownerBoundAt)") }
+        if let callSite { lines.append("  call site:       \(callSite)") }
+        if let detail { lines.append("  detail:          \(detail)") }
+        return lines.joined(separator: "\n")
+    }
+}

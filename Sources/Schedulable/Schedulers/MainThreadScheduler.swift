@@ -1,0 +1,43 @@
+import CSchedulableContext
+import Dispatch
+
+/// The main thread: top-level code, and work on `DispatchQueue.main`.
+///
+/// On Linux, `DispatchQueue.main` work runs only while something drains the main queue: a run loop on
+/// the main thread, or `dispatchMain()` (which parks the main thread and drains the queue on a worker
+/// thread — checks recognise that work as main-thread work through a queue-specific value).
+public final class MainThreadScheduler: SerialScheduler {
+    /// The one main scheduler.
+    public static let shared = MainThreadScheduler()
+
+    /// "main thread".
+    public var label: String { executionContext.label }
+
+    /// ``ExecutionContext/main``.
+    public let executionContext: ExecutionContext
+
+    private init() {
+        executionContext = .main
+    }
+
+    /// Submits `work` to `DispatchQueue.main`.
+    ///
+    /// Never rejects.
+    ///
+    /// - Parameter work: The work to run on the main thread.
+    public func trySchedule(_ work: @escaping @Sendable () -> Void) throws(ScheduleRejection) {
+        let context = executionContext
+        DispatchQueue.main.async { context.run(work) }
+    }
+
+    /// Runs `body` on the main thread and returns its result: inline when already there, otherwise
+    /// through `DispatchQueue.main.sync` while the caller blocks.
+    ///
+    /// - Parameter body: The work to run.
+    /// - Returns: What `body` returns.
+    public func sync<T>(_ body: () throws -> T) rethrows -> T {
+        // Through a plain `DispatchQueue` value: the `.main` overload of `sync` assumes the main actor.
+        let queue: DispatchQueue = DispatchQueue.main
+        return try queue.sync(as: executionContext, body)
+    }
+}

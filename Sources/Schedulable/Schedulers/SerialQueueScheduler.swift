@@ -1,0 +1,168 @@
+import CSchedulableContext
+import Dispatch
+import Synchronization
+
+/// A scheduler backed by a serial `DispatchQueue`: a *tree* (a serial queue for one subsystem, with its
+/// own QoS) or a *branch* (a queue that targets a tree or another branch).
+///
+/// Work on a branch never overlaps with work on its tree or on any other branch of the same tree:
+/// they all drain through the tree's queue. So an object owned by a tree may be used from any of its
+/// branches, while an object owned by a branch may be used only on that branch and its sub-branches.
+///
+/// ```swift
+/// let network = SerialQueueScheduler(label: "com.app.network", qos: .utility)
+/// let images = network.branch("images")            // "com.app.network.images", QoS .utility
+/// ```
+public final class SerialQueueScheduler: SerialScheduler {
+    /// The serial queue this scheduler submits to.
+    ///
+    /// Work submitted to it directly is still recognised by checks, through a queue-specific value.
+    public let queue: DispatchQueue
+
+    /// The scheduler's reverse-DNS label.
+    public var label: String { executionContext.label }
+
+    /// The quality of service of the queue.
+    public let qos: DispatchQoS
+
+    /// The scheduler this one is a branch of, or `nil` for a tree.
+    public let parent: SerialQueueScheduler?
+
+    /// The identity checks compare against.
+    public let executionContext: ExecutionContext
+
+    /// Whether the queue came from elsewhere (wrapped) and its exclusion must be watched.
+    private let watchesExclusion: Bool
+    /// Counts work in flight on a wrapped foreign queue, to catch a queue that is not serial after all.
+    private let inFlight = Atomic<Int>(0)
+
+    /// Creates a tree: a new serial queue with its own label and QoS.
+    ///
+    /// - Parameters:
+    ///   - label: A reverse-DNS label, e.g. `com.app.network`.
+    ///   - qos: The queue's quality of service.
+    public convenience init(label: String, qos: DispatchQoS = .default) {
+        let queue = DispatchQueue(label: label, qos: qos)
+        let context = ExecutionContext(label: label, parent: nil, kind: .queue, id: UInt(csched_next_id()), queue: queue)
+        self.init(queue: queue, qos: qos, parent: nil, context: context, watchesExclusion: false)
+    }
+
+    private convenience init(branchOf parent: SerialQueueScheduler, name: String, qos: DispatchQoS) {
+        let label = parent.label + "." + name
+        let queue = DispatchQueue(label: label, qos: qos, target: parent.queue)
+        let context = ExecutionContext(
+            label: label, parent: parent.executionContext, kind: .queue, id: UInt(csched_next_id()), queue: queue
+        )
+        self.init(queue: queue, qos: qos, parent: parent, context: context, watchesExclusion: false)
+    }
+
+    private init(
+        queue: DispatchQueue, qos: DispatchQoS, parent: SerialQueueScheduler?, context: ExecutionContext,
+        watchesExclusion: Bool
+    ) {
+        self.queue = queue
+        self.qos = qos
+        self.parent = parent
+        self.executionContext = context
+        self.watchesExclusion = watchesExclusion
+        // Tags the queue so work submitted to it directly is recognised (idempotent for a queue that
+        // is wrapped twice: the value is the same context).
+        queue.setSpecific(key: executionContextQueueKey, value: context)
+        SchedulerRegistry.register(self)
+    }
+
+    deinit {
+        SchedulerRegistry.forget(executionContext.id)
+    }
+
+    /// Wraps a serial queue created elsewhere.
+    ///
+    /// The caller promises that `queue` is serial and targets no concurrent queue: libdispatch has no
+    /// API to ask. The library rejects the queues it can recognise as concurrent (the global queues)
+    /// and the main queue (use ``MainThreadScheduler/shared``), and reports a
+    /// ``ConfinementViolation/Kind/concurrentQueue`` violation the first time it sees two pieces of its
+    /// work overlap.
+    ///
+    /// Wrapping the same queue twice gives two schedulers with one identity: objects owned by either
+    /// pass on both.
+    ///
+    /// - Parameters:
+    ///   - queue: A serial queue.
+    ///   - qos: The QoS to report for branches that don't specify their own.
+    /// - Throws: ``ScheduleConfigurationError`` for the main queue or a global (concurrent) queue.
+    public convenience init(wrapping queue: DispatchQueue, qos: DispatchQoS = .default) throws(ScheduleConfigurationError) {
+        if queue.label == DispatchQueue.main.label {
+            throw ScheduleConfigurationError(
+                "cannot wrap the main queue in a SerialQueueScheduler; use MainThreadScheduler.shared, which also "
+                    + "recognises main-thread code outside the queue"
+            )
+        }
+        if queue.label.hasPrefix("com.apple.root.") {
+            throw ScheduleConfigurationError(
+                "cannot wrap the global concurrent queue \"\(queue.label)\": a concurrent queue cannot own "
+                    + "objects (its blocks run at the same time); create a serial queue with "
+                    + "SerialQueueScheduler(label:qos:) or branch(_:qos:)"
+            )
+        }
+        let context = queue.getSpecific(key: executionContextQueueKey)
+            ?? ExecutionContext(label: queue.label, parent: nil, kind: .queue, id: UInt(csched_next_id()), queue: queue)
+        self.init(queue: queue, qos: qos, parent: nil, context: context, watchesExclusion: true)
+    }
+
+    /// Creates a branch: a serial queue that targets this one, labelled `"\(label).\(name)"`.
+    ///
+    /// - Parameters:
+    ///   - name: The branch's own name, appended to this scheduler's label with a dot.
+    ///   - qos: The branch's QoS; `nil` inherits this scheduler's.
+    /// - Returns: The new branch.
+    public func branch(_ name: String, qos: DispatchQoS? = nil) -> SerialQueueScheduler {
+        precondition(!name.isEmpty, "SerialQueueScheduler.branch(_:qos:): the branch name is empty; give it a name such as \"images\"")
+        return SerialQueueScheduler(branchOf: self, name: name, qos: qos ?? self.qos)
+    }
+
+    /// Submits `work` to the queue.
+    ///
+    /// A queue scheduler never rejects work.
+    ///
+    /// - Parameter work: The work to run.
+    public func trySchedule(_ work: @escaping @Sendable () -> Void) throws(ScheduleRejection) {
+        let context = executionContext
+        if watchesExclusion {
+            queue.async { self.runWatchingExclusion(work) }
+        } else {
+            queue.async { context.run(work) }
+        }
+    }
+
+    /// Runs `body` on this scheduler and returns its result: inline when already on it (no deadlock),
+    /// otherwise through `queue.sync` while the caller blocks.
+    ///
+    /// Inside `body`, the caller's own contexts still pass their checks: the caller is blocked, so exclusion
+    /// holds.
+    ///
+    /// - Parameter body: The work to run.
+    /// - Returns: What `body` returns.
+    public func sync<T>(_ body: () throws -> T) rethrows -> T {
+        try queue.sync(as: executionContext, body)
+    }
+
+    private func runWatchingExclusion(_ work: () -> Void) {
+        let running = inFlight.add(1, ordering: .acquiringAndReleasing).newValue
+        defer { inFlight.subtract(1, ordering: .acquiringAndReleasing) }
+        if running > 1 {
+            ScheduleReporting.report(
+                ConfinementViolation(
+                    kind: .concurrentQueue,
+                    tier: .precondition,
+                    member: "schedule(_:)",
+                    expectedOwner: executionContext.description,
+                    actualContext: CurrentExecution.description,
+                    detail: "two blocks of the wrapped queue \"\(queue.label)\" ran at the same time: it is "
+                        + "not serial, so it cannot own objects; wrap a serial queue instead"
+                ),
+                objectHandler: nil
+            )
+        }
+        executionContext.run(work)
+    }
+}

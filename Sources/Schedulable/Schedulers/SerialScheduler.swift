@@ -1,0 +1,71 @@
+/// Something that runs work in one execution context: the main thread, a serial queue, a dedicated thread.
+///
+/// Objects are bound to a scheduler and checked against it.
+///
+/// ## Implementation requirements
+/// - ``executionContext`` identifies the scheduler for checks and never changes. A custom scheduler
+///   makes it with a ``ExecutionContext/Runner`` that it keeps private, and publishes the runner's
+///   context.
+/// - Every piece of work the scheduler runs executes inside the runner's `run { … }`, and no two
+///   pieces ever run at the same time (exclusion is what confinement means; a concurrent queue can
+///   never be a scheduler). A branch runner's work also never overlaps with its parent's.
+/// - ``trySchedule(_:)`` either accepts the work (it will run exactly once) or throws; it never drops
+///   work silently.
+public protocol SerialScheduler: AnyObject, Sendable {
+    /// A human-readable name used in reports (`com.app.uploads`, "main thread").
+    var label: String { get }
+
+    /// The identity that checks compare against.
+    var executionContext: ExecutionContext { get }
+
+    /// Whether the calling code runs on this scheduler right now. Never a false "yes".
+    var isIsolated: Bool { get }
+
+    /// Submits `work` to run later on this scheduler, in FIFO order.
+    ///
+    /// - Parameter work: The work to run.
+    /// - Throws: ``ScheduleRejection`` when the scheduler no longer accepts work (it was shut down).
+    func trySchedule(_ work: @escaping @Sendable () -> Void) throws(ScheduleRejection)
+}
+
+extension SerialScheduler {
+    /// Whether the calling code runs on this scheduler right now.
+    ///
+    /// Never a false "yes".
+    @inlinable
+    public var isIsolated: Bool { executionContext.isIsolated }
+
+    /// Submits `work` to run later on this scheduler; a rejection is reported, never dropped silently.
+    ///
+    /// A scheduler that was shut down rejects work: the rejection goes to the violation handler as a
+    /// ``ConfinementViolation/Kind/rejectedWork`` report (a trap by default in debug builds). Use
+    /// ``trySchedule(_:)`` to handle the rejection yourself.
+    ///
+    /// - Parameters:
+    ///   - work: The work to run.
+    ///   - file: The call site, for the report.
+    ///   - line: The call site, for the report.
+    public func schedule(
+        _ work: @escaping @Sendable () -> Void, file: StaticString = #fileID, line: UInt = #line
+    ) {
+        submit(member: "schedule(_:)", file: file, line: line, work)
+    }
+
+    /// Submits `work`, reporting a rejection as a ``ConfinementViolation/Kind/rejectedWork`` violation
+    /// made by `member` at the call site.
+    package func submit(
+        member: String, file: StaticString, line: UInt, _ work: @escaping @Sendable () -> Void
+    ) {
+        do {
+            try trySchedule(work)
+        } catch {
+            ScheduleReporting.report(
+                .rejectedWork(
+                    member: member, owner: executionContext.description,
+                    callSite: CodeLocation(file: file, line: line), detail: error.description
+                ),
+                objectHandler: nil
+            )
+        }
+    }
+}

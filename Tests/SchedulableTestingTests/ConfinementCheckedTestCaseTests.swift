@@ -1,0 +1,127 @@
+import Schedulable
+import SchedulableTesting
+import XCTest
+
+// The fixtures are run with `invokeTest()` directly: that is the method the base class overrides, and
+// unlike `run()` it leaves XCTest's "current test case" (this test) alone. The fixture's failures
+// land in the fixture's own `recordFailure`, which keeps them for the test to check.
+// `init(name:testClosure:)` is swift-corelibs-xctest's initializer (Linux and other non-Apple
+// platforms); Apple's XCTest builds test cases from selectors instead.
+#if !canImport(ObjectiveC)
+
+/// A test case that keeps its failures instead of reporting them.
+class FailureKeepingFixture: ConfinementCheckedTestCase {
+    var failures: [RecordedFailure] = []
+    var counter: Counter?
+    static let owner = SerialQueueScheduler(label: "xctest-base.owner")
+
+    static let setUpBindLine = #line + 4
+
+    override func setUp() {
+        super.setUp()
+        counter = Counter(owner: Self.owner)
+    }
+
+    override func recordFailure(withDescription description: String, inFile filePath: String, atLine lineNumber: Int, expected: Bool) {
+        failures.append(RecordedFailure(description: description, file: filePath, line: lineNumber))
+    }
+}
+
+final class ConfinementCheckedTestCaseTests: XCTestCase {
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        try XCTSkipUnless(ConfinementSystem.debugChecksCompiledIn, "the debug-tier checks are compiled out of this build")
+    }
+
+    func testABackgroundViolationFailsTheTestWithTheReportAtTheCallSite() {
+        let fixture = FailureKeepingFixture(name: "testWrongQueue") { test in
+            let counter = (test as! FailureKeepingFixture).counter!
+            onBackgroundThread { counter.increment() }
+        }
+        fixture.invokeTest()
+        XCTAssertEqual(fixture.failures.count, 1)
+        XCTAssertEqual(fixture.failures.first?.file, "SchedulableTestingTests/Fixtures.swift")
+        XCTAssertEqual(fixture.failures.first?.line, Counter.incrementGuardLine)
+        let description = fixture.failures.first?.description ?? ""
+        XCTAssertTrue(description.hasPrefix("Schedule violation: Schedulable: Counter.increment() used outside its owner\n"), description)
+        XCTAssertTrue(description.contains("expected owner:  queue \"xctest-base.owner\""), description)
+    }
+
+    func testAPropertyViolationPointsAtTheBindSite() {
+        let fixture = FailureKeepingFixture(name: "testWrongQueue") { test in
+            let counter = (test as! FailureKeepingFixture).counter!
+            onBackgroundThread { counter.value = 2 }
+        }
+        fixture.invokeTest()
+        XCTAssertEqual(fixture.failures.count, 1)
+        // The counter was bound in the fixture's setUp, in this file.
+        XCTAssertEqual(fixture.failures.first?.file, "SchedulableTestingTests/ConfinementCheckedTestCaseTests.swift")
+        XCTAssertEqual(fixture.failures.first?.line, FailureKeepingFixture.setUpBindLine)
+    }
+
+    func testEveryViolationIsRecorded() {
+        let fixture = FailureKeepingFixture(name: "testWrongQueue") { test in
+            let counter = (test as! FailureKeepingFixture).counter!
+            for _ in 0..<3 { onBackgroundThread { counter.increment() } }
+            counter.increment()  // on the test's own thread, which is not the owner either
+        }
+        fixture.invokeTest()
+        XCTAssertEqual(fixture.failures.count, 4)
+    }
+
+    func testACleanTestRecordsNothing() {
+        let fixture = FailureKeepingFixture(name: "testRightQueue") { test in
+            let counter = (test as! FailureKeepingFixture).counter!
+            FailureKeepingFixture.owner.sync { counter.increment() }
+        }
+        fixture.invokeTest()
+        XCTAssertEqual(fixture.failures, [])
+    }
+
+    func testAsyncTestMethodsRunInTheTestsScope() {
+        // corelibs XCTest runs an async test method in a `Task` created inside `invokeTest()`; the task
+        // inherits the scope, so objects created there report to the test.
+        let asyncMethod: (FailureKeepingFixture) -> () async throws -> Void = { _ in
+            {
+                let counter = Counter(owner: FailureKeepingFixture.owner)
+                await onBackgroundThread { counter.increment() }
+            }
+        }
+        let run = asyncTest(asyncMethod)
+        let fixture = FailureKeepingFixture(name: "testAsync") { test in
+            try run(test as! FailureKeepingFixture)()
+        }
+        fixture.invokeTest()
+        XCTAssertEqual(fixture.failures.count, 1)
+        XCTAssertEqual(fixture.failures.first?.line, Counter.incrementGuardLine)
+    }
+}
+
+#endif
+
+/// The base class used the ordinary way.
+final class ConfinementCheckedTestCaseUsageTests: ConfinementCheckedTestCase {
+    var counter: Counter!
+
+    override func setUp() {
+        super.setUp()
+        counter = Counter(owner: SerialQueueScheduler(label: "xctest-usage.owner"))
+    }
+
+    func testEachTestRunsInItsOwnScope() {
+        XCTAssertTrue(ConfinementSystem.scopedHandler is ConfinementViolationCollector)
+    }
+
+    func testAsyncTestsRunInTheScopeToo() async {
+        XCTAssertTrue(ConfinementSystem.scopedHandler is ConfinementViolationCollector)
+    }
+
+    /// The assertion claims the violation of an object the test created in `setUp`, even though it is
+    /// detected on a GCD thread; otherwise this test would fail for the violation it asserts.
+    func testAnAssertionClaimsViolationsOfTheTestsObjects() throws {
+        try XCTSkipUnless(ConfinementSystem.debugChecksCompiledIn, "the debug-tier checks are compiled out of this build")
+        let counter = self.counter!
+        let violations = XCTAssertConfinementViolation { onBackgroundThread { counter.increment() } }
+        XCTAssertEqual(violations.count, 1)
+    }
+}

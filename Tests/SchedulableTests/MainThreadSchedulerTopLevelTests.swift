@@ -1,0 +1,87 @@
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// How a launched program ended.
+private struct ProgramOutcome {
+    var exitStatus: Int32?
+    var signal: Int32?
+    var standardError: String
+}
+
+/// Runs the `schedulable-main-probe` program built next to the test bundle, without Foundation.
+private func runMainProbe(_ arguments: [String]) throws -> ProgramOutcome {
+    // SwiftPM puts every product of the package in one folder: the test bundle's.
+    let executable = try #require(readSymbolicLink("/proc/self/exe"))
+    let folder = executable[..<executable.lastIndex(of: "/")!]
+    let path = String(folder) + "/schedulable-main-probe"
+    try #require(access(path, X_OK) == 0, "build the package first: \(path) is missing")
+
+    var pipeEnds: [Int32] = [0, 0]
+    try #require(pipe(&pipeEnds) == 0)
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_adddup2(&actions, pipeEnds[1], 2)
+    posix_spawn_file_actions_addclose(&actions, pipeEnds[0])
+    // Keep the child's crash handler short: only the exit matters here.
+    let environment = ["SWIFT_BACKTRACE=enable=no"]
+    var pid = pid_t()
+    let result = withCStrings([path] + arguments) { argv in
+        withCStrings(environment) { envp in
+            posix_spawn(&pid, path, &actions, nil, argv, envp)
+        }
+    }
+    close(pipeEnds[1])
+    try #require(result == 0, "posix_spawn failed: \(result)")
+    var bytes: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    while true {
+        let count = buffer.withUnsafeMutableBytes { read(pipeEnds[0], $0.baseAddress, $0.count) }
+        if count <= 0 { break }
+        bytes += buffer[..<count]
+    }
+    close(pipeEnds[0])
+    var status: Int32 = 0
+    waitpid(pid, &status, 0)
+    let terminatingSignal = status & 0x7f
+    return ProgramOutcome(
+        exitStatus: terminatingSignal == 0 ? (status >> 8) & 0xff : nil,
+        signal: terminatingSignal == 0 ? nil : terminatingSignal,
+        standardError: String(decoding: bytes, as: UTF8.self)
+    )
+}
+
+private func readSymbolicLink(_ path: String) -> String? {
+    var buffer = [CChar](repeating: 0, count: 4096)
+    let count = readlink(path, &buffer, buffer.count - 1)
+    guard count > 0 else { return nil }
+    return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+}
+
+private func withCStrings<R>(_ strings: [String], _ body: ([UnsafeMutablePointer<CChar>?]) -> R) -> R {
+    let pointers = strings.map { strdup($0) } + [nil]
+    defer { pointers.forEach { free($0) } }
+    return body(pointers)
+}
+
+@Suite("Main scheduler in top-level code")
+struct MainThreadSchedulerTopLevelTests {
+    @Test func topLevelCodeAndDispatchMainWorkPassMainOwnedChecks() throws {
+        let outcome = try runMainProbe([])
+        #expect(outcome.exitStatus == 0, "stderr: \(outcome.standardError)")
+        // Under --sanitize=thread the probe is instrumented too; a report would only show here.
+        #expect(!outcome.standardError.contains("ThreadSanitizer"))
+    }
+
+    @Test func aMainOwnedObjectUsedFromAThreadSchedulerStopsTheProgramWithTheReport() throws {
+        let outcome = try runMainProbe(["thread-scheduler"])
+        #expect(outcome.exitStatus != 0)
+        #expect(outcome.standardError.contains("expected owner:  main thread"))
+        #expect(outcome.standardError.contains("actual context:  thread scheduler \"probe.worker\""))
+    }
+}
