@@ -4,11 +4,9 @@ import Testing
 
 @testable import Schedulable
 
-/// A protected service with one checked property and one guarded method.
-///
-/// `@unchecked Sendable` so that tests can hand the reference to other threads: every member is
-/// checked (tests build with the debug-tier checks on), which is what these tests exercise.
-private final class ScheduledCounter: ConfinedObject, @unchecked Sendable {
+/// A confined service with one checked property and one guarded method. Not `Sendable`: the tests
+/// reach it from other threads only through a `SchedulableObject`, as a Swift 6 user must.
+private final class ScheduledCounter: ConfinedObject {
     let confinement: Confinement
     @Confined var count = 0
 
@@ -33,13 +31,15 @@ private final class ViolationLog: Sendable {
     var all: [ConfinementViolation] { violations.withLock { $0 } }
 }
 
-@Suite("Scheduling protected objects")
+@Suite("Confined objects behind a SchedulableObject")
 struct ConfinedObjectSchedulingTests {
     @Test func scheduleHopsToTheOwnerAndNeverReportsFromElsewhere() async {
         let log = ViolationLog()
         let owner = ThreadScheduler(label: "test.objects.owner")
         defer { owner.shutdown() }
-        let counter = withConfinementViolationHandler(log.handler) { ScheduledCounter(owner: owner) }
+        let counter = withConfinementViolationHandler(log.handler) {
+            SchedulableObject(ScheduledCounter(owner: owner), on: owner)
+        }
         // Submitted from a thread that is neither the owner nor the constructing thread.
         let producer = TestThread {
             for _ in 0..<1_000 {
@@ -51,24 +51,37 @@ struct ConfinedObjectSchedulingTests {
         #expect(log.all.isEmpty)
     }
 
-    // Guards the previous test: the handler does see violations of this object. `count` is a
-    // debug-tier property, checked only where those checks are compiled in.
-    @Test(.enabled(if: ConfinementSystem.debugChecksCompiledIn))
-    func aDirectAccessFromElsewhereIsStillReported() {
-        let log = ViolationLog()
-        let owner = ThreadScheduler(label: "test.objects.reported")
+    @Test func theWrapperSharesTheObjectsRecordAndEndsItsConstruction() {
+        let owner = ThreadScheduler(label: "test.objects.shared")
         defer { owner.shutdown() }
-        let counter = withConfinementViolationHandler(log.handler) { ScheduledCounter(owner: owner) }
-        counter.schedule { _ = $0.count }  // The owner's first use closes the construction window.
-        owner.sync {}
-        let intruder = TestThread { _ = counter.count }
-        intruder.join()
-        #expect(log.all.map(\.kind) == [.wrongContext])
+        for _ in 0..<200 {
+            // Built here for an owner elsewhere: the object's construction window is open on this
+            // thread until the object is sent into the wrapper, which ends it for good.
+            let counter = SchedulableObject(ScheduledCounter(owner: owner), on: owner)
+            #expect(!counter.isIsolated)
+            #expect(owner.sync { counter.isIsolated && counter.assumeIsolated { $0.isIsolated } })
+        }
+    }
+
+    @Test func wrappingBindsTheObjectToTheWrappersScheduler() async {
+        let first = SerialQueueScheduler(label: "test.objects.first")
+        let second = ThreadScheduler(label: "test.objects.second")
+        defer { second.shutdown() }
+        let bound = SchedulableObject(ScheduledCounter(owner: first), on: second)
+        let detached = SchedulableObject(ScheduledCounter(protection: .detached()), on: second)
+        for counter in [bound, detached] {
+            // The object's own always-on guard passes on the wrapper's scheduler, and only there.
+            #expect(await counter.run { counter in
+                counter.increment()
+                return counter.confinement.ownerScheduler === second && !first.isIsolated
+            })
+            #expect(!first.sync { counter.isIsolated })
+        }
     }
 
     @Test func performRunsInlineOnTheOwnerAndHopsFromElsewhere() {
         let owner = ThreadScheduler(label: "test.objects.perform")
-        let counter = ScheduledCounter(owner: owner)
+        let counter = SchedulableObject(ScheduledCounter(owner: owner), on: owner)
         let order = ScheduleLock<[String]>([])
         owner.schedule {
             counter.perform { _ in order.withLock { $0.append("inline") } }
@@ -85,7 +98,7 @@ struct ConfinedObjectSchedulingTests {
     @Test func runReturnsValuesAndErrorsFromTheOwner() async {
         struct Refused: Error, Equatable {}
         let owner = SerialQueueScheduler(label: "test.objects.run")
-        let counter = ScheduledCounter(owner: owner)
+        let counter = SchedulableObject(ScheduledCounter(owner: owner), on: owner)
         #expect(await counter.run { counter in
             counter.increment()
             return owner.isIsolated
@@ -95,34 +108,15 @@ struct ConfinedObjectSchedulingTests {
         }
     }
 
-    @Test func schedulingFollowsAHandOff() async {
-        let first = ThreadScheduler(label: "test.objects.first")
-        let second = ThreadScheduler(label: "test.objects.second")
-        defer {
-            first.shutdown()
-            second.shutdown()
-        }
-        let counter = ScheduledCounter(owner: first)
-        await counter.run { $0.confinement.handOff(to: second) }
-        #expect(await counter.run { _ in second.isIsolated && !first.isIsolated })
-    }
-
-    @Test func anObjectBoundByFirstUseOnALibrarySchedulerCanBeScheduled() async {
-        let owner = SerialQueueScheduler(label: "test.objects.detached")
-        let counter = ScheduledCounter(protection: .detached())
-        owner.sync { counter.increment() }  // Binds to `owner`.
-        #expect(counter.confinement.ownerScheduler === owner)
-        #expect(await counter.run { $0.count } == 1)
-    }
-
-    @Test func schedulingADetachedObjectIsReported() async {
+    @Test func theObjectFromElsewhereStopsTheProcessWithAReport() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            let counter = ScheduledCounter(protection: .detached())
-            counter.schedule { $0.increment() }
+            let owner = ThreadScheduler(label: "test.objects.elsewhere")
+            let counter = SchedulableObject(ScheduledCounter(owner: owner), on: owner)
+            _ = counter.assumeIsolated { $0.count }
         }
         let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
-        #expect(stderr.contains("the object is detached"))
-        #expect(stderr.contains("ScheduledCounter.schedule(_:)"))
+        #expect(stderr.contains("member:          assumeIsolated(_:)"))
+        #expect(stderr.contains("expected owner:  thread scheduler \"test.objects.elsewhere\""))
     }
 }
 

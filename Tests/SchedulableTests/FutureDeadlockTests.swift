@@ -172,14 +172,21 @@ struct FutureDeadlockTests {
             let red: ThreadScheduler
             private var a: String?
             private var c: String?
+            let blue: ThreadScheduler
             init(blue: ThreadScheduler, red: ThreadScheduler) {
                 confinement = Confinement(owner: blue)
+                self.blue = blue
                 self.red = red
             }
             func makeA() throws -> String {
                 preconditionIsolated()
                 if let a { return a }
-                let b = try red.future { "B(" + (try self.future { try $0.makeC() }.present()) + ")" }.present()
+                // The future of the assembly's own work reports to the assembly's handler.
+                let handler = confinement.capturedHandler!
+                let b = try red.future {
+                    let c = withConfinementViolationHandler(handler) { self.blue.future { try self.makeC() } }
+                    return "B(" + (try c.present()) + ")"
+                }.present()
                 a = "A(" + b + ")"
                 return a!
             }
@@ -195,7 +202,9 @@ struct FutureDeadlockTests {
         let done = DispatchSemaphore(value: 0)
         let result = Slot<String>()
         TestThread {
-            result.set((try? assembly.future { try $0.makeA() }.present()) ?? "failed")
+            result.set((try? withConfinementViolationHandler(log.handler) {
+                try blue.future { try assembly.makeA() }.present()
+            }) ?? "failed")
             done.signal()
         }.detach()
         #expect(wait(done, seconds: 10), "the Assembly cycle deadlocked")

@@ -29,9 +29,9 @@ private final class DroppingScheduler: SerialScheduler {
     }
 }
 
-/// A protected tally that checks, always, that every future body runs on its owner.
-private final class Tally: ConfinedObject, @unchecked Sendable {
-    // @unchecked: the counters are only used by `record`, which checks the owner always.
+/// A confined tally that checks, always, that every future body runs on its owner. Not `Sendable`:
+/// producers reach it through a `SchedulableObject`.
+private final class Tally: ConfinedObject {
     let confinement: Confinement
     private var next: [Int]
     private(set) var outOfOrder = 0
@@ -147,7 +147,9 @@ struct FutureShutdownTests {
         defer { owner.shutdown() }
         let log = FutureReportLog()
         // Made in the scope: the futures of the tally report to `log` from any thread.
-        let tally = withConfinementViolationHandler(log.handler) { Tally(owner: owner, producers: producers) }
+        let tally = withConfinementViolationHandler(log.handler) {
+            SchedulableObject(Tally(owner: owner, producers: producers), on: owner)
+        }
         let callbacks = Atomic<Int>(0)
         let wrongValues = Atomic<Int>(0)
         let threads = (0..<producers).map { producer in

@@ -4,10 +4,9 @@ import Testing
 
 @testable import Schedulable
 
-/// A protected journal: its guarded method stops the process (precondition tier, every build) if a
-/// future ever ran it off its owner.
-private final class Journal: ConfinedObject, @unchecked Sendable {
-    // @unchecked: `entries` is only used through `record`/`snapshot`, which check the owner always.
+/// A confined journal: its guarded method stops the process (precondition tier, every build) if a
+/// future ever ran it off its owner. Not `Sendable`: the tests reach it through a `SchedulableObject`.
+private final class Journal: ConfinedObject {
     let confinement: Confinement
     private var entries: [Int] = []
 
@@ -34,12 +33,12 @@ struct FutureTests {
         let owner: any SerialScheduler = kind == "thread" ? ThreadScheduler(label: "test.future.order") : SerialQueueScheduler(label: "test.future.order")
         defer { (owner as? ThreadScheduler)?.shutdown() }
         let log = FutureReportLog()
-        let journal = Journal(owner: owner)
+        let journal = SchedulableObject(Journal(owner: owner), on: owner)
         let futures = withConfinementViolationHandler(log.handler) {
             (0..<2_000).map { index in
                 // Object futures and free futures of the same scheduler share one FIFO.
                 index.isMultiple(of: 3)
-                    ? owner.future { journal.record(index) }
+                    ? owner.future { journal.assumeIsolated { $0.record(index) } }
                     : journal.future { journal in journal.record(index) }
             }
         }
@@ -81,7 +80,7 @@ struct FutureTests {
         let owner = ThreadScheduler(label: "test.future.map")
         let other = SerialQueueScheduler(label: "test.future.map.other")
         defer { owner.shutdown() }
-        let journal = Journal(owner: owner)
+        let journal = SchedulableObject(Journal(owner: owner), on: owner)
         let chained = journal.future { $0.record(10) }
             .map { count in (count, owner.isIsolated) }
             .flatMap { step in other.future { (step.0 * 2, step.1, other.isIsolated) } }
@@ -240,10 +239,6 @@ struct FutureTests {
         #expect(typeLevel)
         let overridden = try Palette(scheduler: custom).future { _ in (custom.isIsolated, Palette.futureScheduler.isIsolated) }.present()
         #expect(overridden == (true, false))
-        // A protectable type: a bound instance's futures run on its owner, a detached one's on the type's.
-        let owner = SerialQueueScheduler(label: "test.future.type.owner")
-        #expect(try Canvas(owner: owner).future { _ in owner.isIsolated }.present())
-        #expect(try Canvas(owner: nil).future { canvas in (Canvas.futureScheduler.isIsolated, canvas.isIsolated) }.present() == (true, true))
     }
 }
 
@@ -254,15 +249,5 @@ private final class Palette: FutureScheduled {
 
     init(scheduler: (any SerialScheduler)? = nil) {
         futureScheduler = scheduler ?? Self.futureScheduler
-    }
-}
-
-/// A protectable class with a type-level future scheduler.
-private final class Canvas: ConfinedObject, FutureScheduled {
-    static let futureScheduler: any SerialScheduler = SerialQueueScheduler(label: "test.future.type.canvas")
-    let confinement: Confinement
-
-    init(owner: SerialQueueScheduler?) {
-        confinement = owner.map { Confinement(owner: $0) } ?? .detached()
     }
 }

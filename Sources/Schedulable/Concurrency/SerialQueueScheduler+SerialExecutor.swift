@@ -6,7 +6,7 @@ import Dispatch
 /// objects (and those of its branches' work, which drains through the tree) see each other as "on the
 /// owner". `assumeIsolated` and `preconditionIsolated` work on Linux: they answer from the library's
 /// context token and fall back to `dispatchPrecondition` when the token cannot tell.
-extension SerialQueueScheduler: SerialExecutor {
+extension SerialQueueScheduler: ExecutorScheduler {
     /// Runs `job` on the queue.
     ///
     /// - Parameter job: The job to run.

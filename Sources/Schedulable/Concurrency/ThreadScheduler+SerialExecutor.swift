@@ -13,7 +13,7 @@
 /// `preconditionIsolated` work on Linux too — both inside the actor's jobs and in plain events of the
 /// scheduler. The actor must keep the scheduler alive (store it), and the scheduler must not be shut
 /// down while the actor can still receive calls: a job it rejects is reported, not dropped.
-extension ThreadScheduler: SerialExecutor {
+extension ThreadScheduler: ExecutorScheduler {
     /// Runs `job` as one of the scheduler's events.
     ///
     /// - Parameter job: The job to run.

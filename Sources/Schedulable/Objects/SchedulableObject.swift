@@ -2,6 +2,9 @@
 /// form of the SchedulableObject pattern, for types that cannot adopt ``ConfinedObject``
 /// (a class from another module, a struct).
 ///
+/// It is how a non-`Sendable` object crosses threads in Swift 6 without an unchecked claim: the
+/// wrapper is `Sendable`, and every way to reach the object through it is checked in every build.
+///
 /// ```swift
 /// let printer = SchedulableObject(Printer(), on: business)
 /// printer.schedule { printer in printer.print("hello") }      // from anywhere
@@ -29,14 +32,23 @@ public final class SchedulableObject<Object> {
     ///   - scheduler: The scheduler it belongs to.
     ///   - file: The bind site, for reports.
     ///   - line: The bind site, for reports.
-    public init(_ object: sending Object, on scheduler: some SerialScheduler, file: StaticString = #fileID, line: UInt = #line) {
-        self.scheduler = scheduler
+    public convenience init(
+        _ object: sending Object, on scheduler: some SerialScheduler, file: StaticString = #fileID, line: UInt = #line
+    ) {
         // No construction window: the wrapper is an always-on tier, only the owner may ever pass.
-        self.protection = Confinement(
-            owner: scheduler.executionContext, options: ErasedConfinementOptions(),
-            boundAt: CodeLocation(file: file, line: line), allowsConstructionWindow: false, scheduler: scheduler
+        self.init(
+            storage: object, scheduler: scheduler,
+            protection: Confinement(
+                owner: scheduler.executionContext, options: ErasedConfinementOptions(),
+                boundAt: CodeLocation(file: file, line: line), allowsConstructionWindow: false, scheduler: scheduler
+            )
         )
-        self.storage = object
+    }
+
+    private init(storage: Object, scheduler: any SerialScheduler, protection: Confinement) {
+        self.scheduler = scheduler
+        self.protection = protection
+        self.storage = storage
     }
 
     /// Wraps `object`, which already lives on `scheduler`, for objects that are part of a graph on the
@@ -59,13 +71,16 @@ public final class SchedulableObject<Object> {
     ///   - scheduler: The scheduler it belongs to; the calling code must run on it.
     ///   - file: The bind site, for reports.
     ///   - line: The bind site, for reports.
-    public init(_ object: Object, onCurrent scheduler: some SerialScheduler, file: StaticString = #fileID, line: UInt = #line) {
-        self.scheduler = scheduler
-        self.protection = Confinement(
-            owner: scheduler.executionContext, options: ErasedConfinementOptions(),
-            boundAt: CodeLocation(file: file, line: line), allowsConstructionWindow: false, scheduler: scheduler
+    public convenience init(
+        _ object: Object, onCurrent scheduler: some SerialScheduler, file: StaticString = #fileID, line: UInt = #line
+    ) {
+        self.init(
+            storage: object, scheduler: scheduler,
+            protection: Confinement(
+                owner: scheduler.executionContext, options: ErasedConfinementOptions(),
+                boundAt: CodeLocation(file: file, line: line), allowsConstructionWindow: false, scheduler: scheduler
+            )
         )
-        self.storage = object
         // Like NIOLoopBound's non-sending initializer: the value may keep other references only
         // because they are all on the scheduler, so the wrapper must be made there.
         check("init(_:onCurrent:)", file, line)
@@ -88,6 +103,47 @@ public final class SchedulableObject<Object> {
             check("object", #fileID, #line)
             yield &storage
         }
+    }
+
+    /// Whether the calling code runs on ``scheduler``, so ``object`` may be used here. Never a false
+    /// "yes"; reports nothing.
+    public var isIsolated: Bool { protection.isIsolated }
+
+    /// Reports a violation when called outside ``scheduler`` — debug tier: compiled out of release
+    /// builds unless the `ReleaseChecks` trait is on.
+    ///
+    /// - Parameters:
+    ///   - file: The call site, for reports.
+    ///   - line: The call site, for reports.
+    public func assertIsolated(file: StaticString = #fileID, line: UInt = #line) {
+        #if SCHEDULABLE_CHECKS
+        protection._checkMethod(nil, "assertIsolated()", file, line, tier: .assert)
+        #endif
+    }
+
+    /// Reports a violation and stops the process when called outside ``scheduler`` — always on.
+    ///
+    /// - Parameters:
+    ///   - file: The call site, for reports.
+    ///   - line: The call site, for reports.
+    public func preconditionIsolated(file: StaticString = #fileID, line: UInt = #line) {
+        check("preconditionIsolated()", file, line)
+    }
+
+    /// Runs `body` with the value in place after one always-on check that the calling code runs on
+    /// ``scheduler`` — the escape hatch `MainActor.assumeIsolated` is for actors.
+    ///
+    /// - Parameters:
+    ///   - file: The call site, for reports.
+    ///   - line: The call site, for reports.
+    ///   - body: Reads or mutates the value.
+    /// - Returns: What `body` returns.
+    /// - Throws: What `body` throws.
+    public func assumeIsolated<T, E: Error>(
+        file: StaticString = #fileID, line: UInt = #line, _ body: (inout Object) throws(E) -> T
+    ) throws(E) -> T {
+        check("assumeIsolated(_:)", file, line)
+        return try body(&storage)
     }
 
     /// Runs `work` with the value on ``scheduler``, later.
@@ -134,8 +190,43 @@ public final class SchedulableObject<Object> {
         try await scheduler.runInlineOrHop(file: file, line: line) { () throws(E) -> T in try body(&self.storage) }
     }
 
-    private func check(_ member: StaticString, _ file: StaticString, _ line: UInt) {
+    /// The handler the wrapped value's record captured (futures report there).
+    var capturedHandler: (any ConfinementViolationHandler)? { protection.capturedHandler }
+
+    /// Runs `body` with the storage in place, unchecked: only for work that runs on ``scheduler``.
+    func withStorage<T>(_ body: (inout Object) throws -> T) rethrows -> T {
+        try body(&storage)
+    }
+
+    func check(_ member: StaticString, _ file: StaticString, _ line: UInt) {
         protection._checkMethod(nil, member, file, line, tier: .precondition)
+    }
+}
+
+extension SchedulableObject where Object: ConfinedObject {
+    /// Wraps a confined object for `scheduler`, sharing the object's own record: the object's guards and
+    /// the wrapper's always-on checks then answer to one owner.
+    ///
+    /// The object is *sent* into the wrapper, so nothing else can reach it any more: its construction is
+    /// over (the thread that built it passes no check from now on) and it is bound to `scheduler`,
+    /// wherever it was bound before.
+    ///
+    /// ```swift
+    /// let queue = SchedulableObject(UploadQueue(), on: uploads)
+    /// queue.schedule { $0.enqueue(["beach.jpg"]) }          // hop to the owner, from anywhere
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - object: The confined object.
+    ///   - scheduler: The scheduler it belongs to from now on.
+    ///   - file: The bind site, for reports.
+    ///   - line: The bind site, for reports.
+    public convenience init(
+        _ object: sending Object, on scheduler: some SerialScheduler, file: StaticString = #fileID, line: UInt = #line
+    ) {
+        let protection = object.confinement
+        protection.bindSentObject(to: scheduler, at: CodeLocation(file: file, line: line))
+        self.init(storage: object, scheduler: scheduler, protection: protection)
     }
 }
 

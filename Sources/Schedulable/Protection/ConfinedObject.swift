@@ -61,4 +61,22 @@ extension ConfinedObject {
     public var isIsolated: Bool {
         confinement.isIsolated
     }
+
+    /// Runs `body` with this object after checking, in every build, that the calling code runs on its
+    /// owner — the escape hatch `MainActor.assumeIsolated` is for actors: a violation is reported and
+    /// the process stops before `body` runs.
+    ///
+    /// - Parameters:
+    ///   - file: The call site, for reports.
+    ///   - line: The call site, for reports.
+    ///   - body: The code that needs the object on its owner.
+    /// - Returns: What `body` returns.
+    /// - Throws: What `body` throws.
+    @inlinable
+    public func assumeIsolated<T, E: Error>(
+        file: StaticString = #fileID, line: UInt = #line, _ body: (Self) throws(E) -> T
+    ) throws(E) -> T {
+        confinement._checkMethod(self, "assumeIsolated(_:)", file, line, tier: .precondition)
+        return try body(self)
+    }
 }

@@ -57,25 +57,15 @@ extension Confinement {
         }
     }
 
-    /// Reports an access outside `owner` — after asking libdispatch, for a queue owner, when the
-    /// outcome would be a trap anyway: it alone sees raw `someQueue.sync {}` nested in raw work on the
-    /// owner's queue, and its "yes" means the access was legitimate after all.
+    /// Reports an access outside `owner` (see ``ScheduleReporting/reportWrongContext(_:owner:objectHandler:)``).
     func reportWrongContext(
         object: AnyObject?, member: ConfinedMemberReference, tier: ConfinementViolation.Tier,
         owner: ExecutionContext, boundAt: CodeLocation?
     ) {
-        let violation = ConfinementViolation.wrongContext(
-            member: member, tier: tier, owner: owner, boundAt: boundAt, object: object
+        ScheduleReporting.reportWrongContext(
+            .wrongContext(member: member, tier: tier, owner: owner, boundAt: boundAt, object: object),
+            owner: owner, objectHandler: capturedHandler
         )
-        let handler = ScheduleReporting.handler(objectHandler: capturedHandler)
-        // Not while a handler runs on this thread: a violation raised there is printed, never trapped
-        // on for the assert tier (see ScheduleReporting.report).
-        if !ScheduleReporting.isDeliveringOnThisThread, ScheduleReporting.endsInTrap(violation, handledBy: handler),
-            owner.confirmedByDispatch(elseTrapPrinting: violation.description + "\n")
-        {
-            return
-        }
-        ScheduleReporting.report(violation, to: handler)
     }
 
     /// Matches the options' property key paths to wrappers by reading each property once. Runs only

@@ -181,6 +181,13 @@ public final class Confinement: Sendable {
         rebind(to: nil, scheduler: nil, member: "detach()", file: file, line: line)
     }
 
+    /// Binds the object to `scheduler` for good, ending any construction window: for an object that was
+    /// just *sent* into an always-checked wrapper (``SchedulableObject``), so no other reference to it
+    /// can be in use anywhere.
+    package func bindSentObject(to scheduler: some SerialScheduler, at site: CodeLocation) {
+        updateBinding { $0.bind(to: scheduler.executionContext, scheduler: scheduler, at: site) }
+    }
+
     private func rebind(
         to newOwner: ExecutionContext?, scheduler: (any SerialScheduler)?, member: StaticString, file: StaticString, line: UInt
     ) {

@@ -71,6 +71,51 @@ public struct SchedulerBound<Value> {
     /// The owner's context.
     public var owner: ExecutionContext { _protection.owner! }
 
+    /// Whether the calling code runs on the owner, so the value may be used here. Never a false "yes";
+    /// reports nothing.
+    public var isIsolated: Bool { _protection.isIsolated }
+
+    /// Reports a violation when called outside the owner — debug tier: compiled out of release builds
+    /// unless the `ReleaseChecks` trait is on.
+    ///
+    /// - Parameters:
+    ///   - file: The call site, for reports.
+    ///   - line: The call site, for reports.
+    @inlinable
+    public func assertIsolated(file: StaticString = #fileID, line: UInt = #line) {
+        #if SCHEDULABLE_CHECKS
+        _protection._checkMethod(nil, "assertIsolated()", file, line, tier: .assert)
+        #endif
+    }
+
+    /// Reports a violation and stops the process when called outside the owner — always on.
+    ///
+    /// - Parameters:
+    ///   - file: The call site, for reports.
+    ///   - line: The call site, for reports.
+    @inlinable
+    public func preconditionIsolated(file: StaticString = #fileID, line: UInt = #line) {
+        _check("preconditionIsolated()", file, line)
+    }
+
+    /// Runs `body` with the value after one always-on check that the calling code runs on the owner.
+    ///
+    /// Use ``withValue(file:line:_:)`` to mutate the value in place.
+    ///
+    /// - Parameters:
+    ///   - file: The call site, for reports.
+    ///   - line: The call site, for reports.
+    ///   - body: Reads the value.
+    /// - Returns: What `body` returns.
+    /// - Throws: What `body` throws.
+    @inlinable
+    public func assumeIsolated<Result, Failure: Error>(
+        file: StaticString = #fileID, line: UInt = #line, _ body: (Value) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        _check("assumeIsolated(_:)", file, line)
+        return try body(_value)
+    }
+
     @inlinable
     @inline(__always)
     func _check(_ member: StaticString, _ file: StaticString, _ line: UInt) {
