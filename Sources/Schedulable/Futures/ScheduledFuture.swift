@@ -8,7 +8,7 @@
 /// let frames = try layout.present()            // the value (or the body's error)
 /// ```
 ///
-/// Make futures with ``ConfinedObject/future(file:line:_:)`` (on the object's owner),
+/// Make futures with ``SchedulableObject/future(file:line:_:)`` (on the wrapper's scheduler),
 /// `future(_:)` of a ``FutureScheduled`` type (on the scheduler the type chose) or
 /// ``SerialScheduler/future(file:line:_:)``. The futures of one scheduler run one at a time, in the order
 /// they were made (each is an event of the scheduler, after the work already submitted there).

@@ -14,7 +14,19 @@ extension Confinement {
         _fastOwnerID.load(ordering: .relaxed) == UInt(csched_current_id())
     }
 
-    /// Checks a method guard (or a box's accessor): the fast path inline, the rest out of line.
+    /// Checks a box's accessor (`value`, `object`) at the always-on tier: the fast path inline, the rest
+    /// out of line. Accessors get no call site from Swift, so the report names none.
+    ///
+    /// - Parameter member: The accessor's name.
+    @inlinable
+    @inline(__always)
+    func _checkAccessor(_ member: StaticString) {
+        if _slowPath(!_passesFastPath) {
+            _accessorCheckFailedFastPath(member)
+        }
+    }
+
+    /// Checks a method guard (or a box's method): the fast path inline, the rest out of line.
     ///
     /// - Parameters:
     ///   - object: The protected object, when there is one (reports, the deinit exemption).

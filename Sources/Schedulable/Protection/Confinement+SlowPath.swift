@@ -15,14 +15,23 @@ extension Confinement {
         )
     }
 
+    /// The slow path of a box's accessor (see ``_checkAccessor(_:)``): always-on tier, no call site.
+    @usableFromInline
+    func _accessorCheckFailedFastPath(_ member: StaticString, typeName: String? = nil) {
+        _checkFailedFastPath(object: nil, member: .accessor(member), tier: .precondition, typeName: typeName)
+    }
+
     /// The slow path of every check.
     ///
     /// - Parameters:
     ///   - object: The protected object, when there is one (for reports and the deinit exemption).
     ///   - member: Which member was used.
     ///   - tier: Which check tier.
+    ///   - typeName: The type to name in a report when there is no object (a box).
     @usableFromInline
-    func _checkFailedFastPath(object: AnyObject?, member: ConfinedMemberReference, tier: ConfinementViolation.Tier) {
+    func _checkFailedFastPath(
+        object: AnyObject?, member: ConfinedMemberReference, tier: ConfinementViolation.Tier, typeName: String? = nil
+    ) {
         if case .property(_, let declaredAt) = member, PropertyProbe.recordIfProbing(declaredAt) { return }
         enum Decision {
             case pass(probeProperties: Bool)
@@ -53,17 +62,17 @@ extension Confinement {
                 return
             }
             guard options.checks(member, resolved: resolved) else { return }
-            reportWrongContext(object: object, member: member, tier: tier, owner: owner, boundAt: boundAt)
+            reportWrongContext(object: object, member: member, tier: tier, owner: owner, boundAt: boundAt, typeName: typeName)
         }
     }
 
     /// Reports an access outside `owner` (see ``ScheduleReporting/reportWrongContext(_:owner:objectHandler:)``).
     func reportWrongContext(
         object: AnyObject?, member: ConfinedMemberReference, tier: ConfinementViolation.Tier,
-        owner: ExecutionContext, boundAt: CodeLocation?
+        owner: ExecutionContext, boundAt: CodeLocation?, typeName: String? = nil
     ) {
         ScheduleReporting.reportWrongContext(
-            .wrongContext(member: member, tier: tier, owner: owner, boundAt: boundAt, object: object),
+            .wrongContext(member: member, tier: tier, owner: owner, boundAt: boundAt, object: object, typeName: typeName),
             owner: owner, objectHandler: capturedHandler
         )
     }

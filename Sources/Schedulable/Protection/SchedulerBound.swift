@@ -39,15 +39,15 @@ public struct SchedulerBound<Value> {
     @inlinable
     public var value: Value {
         get {
-            _check(#function, #fileID, #line)
+            _protection._checkAccessor("value")
             return _value
         }
         set {
-            _check(#function, #fileID, #line)
+            _protection._checkAccessor("value")
             _value = newValue
         }
         _modify {
-            _check(#function, #fileID, #line)
+            _protection._checkAccessor("value")
             yield &_value
         }
     }

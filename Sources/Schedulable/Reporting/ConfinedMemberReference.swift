@@ -5,11 +5,14 @@ package enum ConfinedMemberReference {
     case property(name: String?, declaredAt: CodeLocation)
     /// A method guard: `#function` and the guard's location.
     case method(StaticString, callSite: CodeLocation)
+    /// A box's accessor (`SchedulerBound.value`, `SchedulableObject.object`): a property of the box,
+    /// whose call site Swift does not pass to an accessor.
+    case accessor(StaticString)
 
     package var displayName: String {
         switch self {
         case .property(let name, let declaredAt): return name ?? declaredAt.description
-        case .method(let name, _): return String(describing: name)
+        case .method(let name, _), .accessor(let name): return String(describing: name)
         }
     }
 
@@ -17,6 +20,7 @@ package enum ConfinedMemberReference {
         switch self {
         case .property: return nil
         case .method(_, let callSite): return callSite
+        case .accessor: return nil
         }
     }
 
@@ -24,7 +28,7 @@ package enum ConfinedMemberReference {
     package var declarationSite: CodeLocation? {
         switch self {
         case .property(_, let declaredAt): return declaredAt
-        case .method: return nil
+        case .method, .accessor: return nil
         }
     }
 }

@@ -8,9 +8,10 @@ extension ConfinementViolation {
     ///   - owner: The owner the check failed for.
     ///   - boundAt: Where the object was bound to `owner`.
     ///   - object: The protected object, when there is one.
+    ///   - typeName: The type to name when there is no object (a box: `SchedulerBound<Token>`).
     package static func wrongContext(
         member: ConfinedMemberReference, tier: Tier, owner: ExecutionContext, boundAt: CodeLocation?,
-        object: AnyObject?
+        object: AnyObject?, typeName: String? = nil
     ) -> ConfinementViolation {
         var violation = ConfinementViolation(
             kind: .wrongContext,
@@ -22,6 +23,7 @@ extension ConfinementViolation {
             callSite: member.callSite
         )
         violation.describe(object)
+        if object == nil { violation.objectType = typeName }
         if case .property(let name, let declaredAt) = member, name != nil {
             violation.detail = "property declared at \(declaredAt)"
         }

@@ -44,6 +44,9 @@ package struct ErasedConfinementOptions: Sendable {
             if resolved?.excluded.contains(declaredAt) == true { return false }
             if includesEverything { return true }
             if resolved?.included.contains(declaredAt) == true { return true }
+        case .accessor:
+            // Boxes have no options: every access to their value is checked.
+            return true
         case .method(let method, _):
             let method = String(describing: method)
             if excluded.methods.contains(method) { return false }
