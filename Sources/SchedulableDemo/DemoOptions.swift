@@ -26,7 +26,7 @@ struct DemoOptions: Equatable {
           -h, --help               Show this help.
 
         ENVIRONMENT:
-          SCHEDULE_PROTECTION=trap|log|off  Overrides the demo's log mode (trap stops at the deliberate bug).
+          SCHEDULE_PROTECTION=<policy>    Overrides the demo's handler, e.g. warn-once or trap (trap stops at the deliberate bug).
         """
 
     /// A command-line mistake, described for the user.

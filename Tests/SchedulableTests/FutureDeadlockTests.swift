@@ -91,7 +91,7 @@ struct FutureDeadlockTests {
         #expect(try future.get!.present() == 7)
     }
 
-    @Test(.enabled(if: ConfinementSystem.defaultMode == .trap))
+    @Test(.enabled(if: ConfinementSystem.defaultLevel == .trap))
     func underTheDefaultDebugHandlerAPresentThatWouldDeadlockStopsWithTheReport() async {
         await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let scheduler = SerialQueueScheduler(label: "exit.deadlock.queue")
@@ -106,7 +106,7 @@ struct FutureDeadlockTests {
         }
     }
 
-    @Test(.enabled(if: ConfinementSystem.defaultMode == .log))
+    @Test(.enabled(if: ConfinementSystem.defaultLevel == .warnOnce))
     func underTheDefaultReleaseHandlerAPresentThatWouldDeadlockIsLoggedAndThrows() async {
         await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
             let scheduler = SerialQueueScheduler(label: "exit.deadlock.release")

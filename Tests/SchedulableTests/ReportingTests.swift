@@ -146,7 +146,7 @@ struct ReportingTests {
     /// Debug builds trap by default; release builds with the ReleaseChecks trait log and go on.
     @Test(.enabled(if: ConfinementSystem.debugChecksCompiledIn))
     func debugTierFollowsTheBuildsDefaultMode() async {
-        let outcome: ExitTest.Condition = ConfinementSystem.defaultMode == .trap ? .failure : .success
+        let outcome: ExitTest.Condition = ConfinementSystem.defaultLevel == .trap ? .failure : .success
         await #expect(processExitsWith: outcome, observing: [\.standardErrorContent]) {
             useFromAnotherQueue(ownerLabel: "exit.debug.owner") { $0.ping() }
         }.map { result in
@@ -156,14 +156,15 @@ struct ReportingTests {
     }
 
     @Test(.enabled(if: ConfinementSystem.debugChecksCompiledIn))
-    func environmentVariableSwitchesToLogAndTheProcessContinues() async {
+    func environmentVariableSwitchesToWarnOnceAndTheProcessContinues() async {
         await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
-            setenv("SCHEDULE_PROTECTION", "log", 1)
+            setenv("SCHEDULE_PROTECTION", "warn-once", 1)
             useFromAnotherQueue(ownerLabel: "exit.env.owner", times: 3) { $0.ping() }
         }.map { result in
             let stderr = standardErrorText(result)
             #expect(stderr.components(separatedBy: "Counter.ping() used outside its owner\n").count == 2)
-            #expect(stderr.contains("again (2 times so far)"))
+            #expect(stderr.contains("used outside its owner again at SchedulableTests/ViolationRecorder.swift:"))
+            #expect(stderr.contains(" (2 times so far)"))
         }
     }
 
@@ -182,7 +183,8 @@ struct ReportingTests {
             _ = ConfinementSystem.handler
         }.map { result in
             let stderr = standardErrorText(result)
-            #expect(stderr.contains("SCHEDULE_PROTECTION=\"loud\" is not one of trap, log, off"))
+            #expect(stderr.contains("SCHEDULE_PROTECTION: the confinement policy \"loud\" has a problem: \"loud\": unknown level \"loud\""))
+            #expect(stderr.contains("levels: off, warn-once, warn, fail-test, trap"))
         }
     }
 

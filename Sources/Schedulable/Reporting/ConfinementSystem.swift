@@ -1,25 +1,17 @@
 /// The process-wide configuration: which handler receives violations.
 ///
-/// Configure it once, early, with ``bootstrap(_:file:line:)``; a second call traps. Without a
-/// bootstrap, debug builds trap on a violation and release builds (where only the always-on tier and
-/// the `ReleaseChecks` trait produce violations) log. The `SCHEDULE_PROTECTION` environment variable
-/// (`trap`, `log` or `off`), read once the first time a violation is handled, overrides both, so a
-/// deployed beta can be switched to logging without a rebuild.
+/// Configure it once, early, with ``bootstrap(_:file:line:)`` (a handler) or
+/// ``bootstrap(policy:file:line:)`` (levels per type and member); a second call traps. Without a
+/// bootstrap, debug builds trap on a violation and release builds (where only the always-on tier and the
+/// `ReleaseChecks` trait produce violations) warn once per call site. The `SCHEDULE_PROTECTION`
+/// environment variable — a ``ConfinementPolicy`` in its compact syntax, such as
+/// `warn-once,UploadQueue=trap` — is read the first time a violation is handled and overrides both, so a
+/// deployed beta can change its levels without a rebuild.
 ///
 /// Per-scope handlers (``withConfinementViolationHandler(_:operation:)``) and the handler an object
 /// captured when it was created take precedence over the process-wide one; test helpers use them.
 public enum ConfinementSystem {
-    /// The values the `SCHEDULE_PROTECTION` environment variable accepts.
-    public enum Mode: String, Sendable, CaseIterable {
-        /// Print the report, then trap.
-        case trap
-        /// Print each distinct violation once, with repeat counts.
-        case log
-        /// Ignore debug-tier violations (precondition-tier ones still trap).
-        case off
-    }
-
-    /// The environment variable that overrides the handler: `SCHEDULE_PROTECTION`.
+    /// The environment variable that overrides the handler with a policy: `SCHEDULE_PROTECTION`.
     public static let environmentVariable = "SCHEDULE_PROTECTION"
 
     /// Whether the debug-tier checks (`@Confined`, `assertIsolated()`) were compiled into
@@ -39,35 +31,45 @@ public enum ConfinementSystem {
 
     private static let bootstrapped = ScheduleLock<Bootstrap?>(nil)
 
+    /// The policy of the environment variable, if it is set. Entries that cannot be parsed are reported
+    /// (each one, with the syntax) and left out; the valid ones still apply.
     private static let environmentHandler: (any ConfinementViolationHandler)? = {
         guard let value = StandardError.environmentValue(environmentVariable) else { return nil }
-        switch Mode(rawValue: value.lowercased()) {
-        case .trap: return TrapViolationHandler()
-        case .log: return LogViolationHandler()
-        case .off: return IgnoreViolationHandler()
-        case nil:
+        do throws(ConfinementPolicyError) {
+            return PolicyViolationHandler(try ConfinementPolicy(parsing: value, fallback: defaultLevel))
+        } catch {
             StandardError.write(
-                "Schedulable: \(environmentVariable)=\"\(value)\" is not one of "
-                    + Mode.allCases.map(\.rawValue).joined(separator: ", ")
-                    + "; ignoring it and using the configured handler\n"
+                "Schedulable: \(environmentVariable): \(error.description); applying the valid entries: "
+                    + "\(error.validPart)\n"
             )
-            return nil
+            return PolicyViolationHandler(error.validPart)
         }
     }()
 
-    /// What happens to a violation when nothing was configured: ``Mode/trap`` in debug builds,
-    /// ``Mode/log`` in release builds (where only the precondition tier, which traps anyway, and the
-    /// `ReleaseChecks` trait produce violations — a beta build should log, not crash).
-    public static var defaultMode: Mode {
+    /// What happens to a violation when nothing was configured: ``ConfinementLevel/trap`` in debug
+    /// builds, ``ConfinementLevel/warnOnce`` in release builds (where only the precondition tier, which
+    /// traps anyway, and the `ReleaseChecks` trait produce violations — a beta build should warn, not
+    /// crash).
+    public static var defaultLevel: ConfinementLevel {
         #if SCHEDULABLE_DEBUG_BUILD
         return .trap
         #else
-        return .log
+        return .warnOnce
         #endif
     }
 
     private static let defaultHandler: any ConfinementViolationHandler =
-        defaultMode == .trap ? TrapViolationHandler() : LogViolationHandler()
+        PolicyViolationHandler(ConfinementPolicy(default: defaultLevel))
+
+    /// Installs a policy as the process-wide handler: levels per type and member over a default.
+    ///
+    /// - Parameters:
+    ///   - policy: Decides the level of every violation not claimed by a scoped or per-object handler.
+    ///   - file: The call site, reported if bootstrap is called twice.
+    ///   - line: The call site, reported if bootstrap is called twice.
+    public static func bootstrap(policy: ConfinementPolicy, file: StaticString = #fileID, line: UInt = #line) {
+        bootstrap(PolicyViolationHandler(policy), file: file, line: line)
+    }
 
     /// Installs the process-wide handler.
     ///

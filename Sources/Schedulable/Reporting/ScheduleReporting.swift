@@ -14,9 +14,13 @@ package enum ScheduleReporting {
     }
 
     /// Whether delivering `violation` to `handler` ends with the process stopped: the precondition
-    /// tier always does, and so does the trap handler for anything but a note.
+    /// tier always does, and so do the trap handler and a policy's `trap` level for anything but a note.
     package static func endsInTrap(_ violation: ConfinementViolation, handledBy handler: any ConfinementViolationHandler) -> Bool {
-        violation.tier == .precondition || (violation.tier != .note && handler is TrapViolationHandler)
+        if violation.tier == .precondition { return true }
+        if violation.tier == .note { return false }
+        if handler is TrapViolationHandler { return true }
+        if let policyHandler = handler as? PolicyViolationHandler { return policyHandler.level(for: violation) == .trap }
+        return false
     }
 
     /// Whether a violation is being delivered on this thread right now (a handler runs).

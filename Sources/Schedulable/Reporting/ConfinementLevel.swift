@@ -1,0 +1,28 @@
+/// What happens to a violation, from the quietest to the loudest — the stages of adopting the checks
+/// in an existing codebase.
+///
+/// Precondition-tier violations (``ConfinementViolation/Tier/precondition``) stop the process whatever
+/// the level: a level may raise them, never lower them below "stop".
+public enum ConfinementLevel: String, Sendable, CaseIterable, Comparable {
+    /// Ignore the violation.
+    case off
+    /// Print the report the first time a call site violates, then count repeats.
+    case warnOnce = "warn-once"
+    /// Print the report every time.
+    case warn
+    /// Fail the current test (under ``withConfinementViolationHandler(_:operation:)`` scopes such as the
+    /// SchedulableTesting trait, which receive the violation); outside a test, print it every time.
+    case failTest = "fail-test"
+    /// Print the report, then stop the process.
+    case trap
+
+    /// Orders levels from ``off`` to ``trap``.
+    ///
+    /// - Parameters:
+    ///   - lhs: A level.
+    ///   - rhs: Another level.
+    /// - Returns: Whether `lhs` is quieter than `rhs`.
+    public static func < (lhs: ConfinementLevel, rhs: ConfinementLevel) -> Bool {
+        allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
+    }
+}
