@@ -10,21 +10,34 @@ import Darwin
 /// C `stderr` global is not concurrency-safe to touch from Swift 6.
 package enum StandardError {
     package static func write(_ text: String) {
+        write(text, toDescriptor: 2)
+    }
+
+    /// Writes all of `text` to `descriptor` with as few `write` calls as the system allows: one for a
+    /// line, so lines appended by several threads or processes to an `O_APPEND` file never interleave.
+    package static func write(_ text: String, toDescriptor descriptor: Int32) {
         var text = text
         text.withUTF8 { bytes in
             var offset = 0
             while offset < bytes.count {
                 #if canImport(Darwin)
-                let written = Darwin.write(2, bytes.baseAddress! + offset, bytes.count - offset)
+                let written = Darwin.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
                 #elseif canImport(Glibc)
-                let written = Glibc.write(2, bytes.baseAddress! + offset, bytes.count - offset)
+                let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
                 #else
-                let written = Musl.write(2, bytes.baseAddress! + offset, bytes.count - offset)
+                let written = Musl.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
                 #endif
                 if written <= 0 { return }
                 offset += written
             }
         }
+    }
+
+    /// Opens `path` for appending (creating it, mode 0644), or returns `nil` with the system's reason.
+    package static func openForAppending(_ path: String) -> (descriptor: Int32?, error: String?) {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+        if descriptor >= 0 { return (descriptor, nil) }
+        return (nil, String(cString: strerror(errno)))
     }
 
     /// The value of an environment variable, read without Foundation.

@@ -14,6 +14,10 @@ public enum ConfinementSystem {
     /// The environment variable that overrides the handler with a policy: `SCHEDULE_PROTECTION`.
     public static let environmentVariable = "SCHEDULE_PROTECTION"
 
+    /// The environment variable that names a file every delivered violation is also appended to, as
+    /// JSON Lines: `SCHEDULE_PROTECTION_JSONL` (see ``JSONLinesViolationHandler``).
+    public static let jsonLinesEnvironmentVariable = "SCHEDULE_PROTECTION_JSONL"
+
     /// Whether the debug-tier checks (`@Confined`, `assertIsolated()`) were compiled into
     /// this build of the library: debug builds, or release builds with the `ReleaseChecks` trait.
     public static var debugChecksCompiledIn: Bool {
@@ -60,6 +64,13 @@ public enum ConfinementSystem {
 
     private static let defaultHandler: any ConfinementViolationHandler =
         PolicyViolationHandler(ConfinementPolicy(default: defaultLevel))
+
+    /// Prints the violation summary of the process-wide handler (every call site that violated, with its
+    /// exact count) to standard error, when that handler is a policy; it is also printed at exit when
+    /// reports were held back during a storm.
+    public static func printSummary() {
+        (handler as? PolicyViolationHandler)?.printSummary()
+    }
 
     /// Installs a policy as the process-wide handler: levels per type and member over a default.
     ///

@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Handles each violation at the level a ``ConfinementPolicy`` gives it: the process-wide default
 /// handler, and what the `SCHEDULE_PROTECTION` environment variable installs.
 ///
@@ -5,8 +13,12 @@
 /// - ``ConfinementLevel/warnOnce``: the whole report the first time a call site (else a member)
 ///   violates, then a one-line count each time the count doubles, so a hot loop cannot flood the log.
 /// - ``ConfinementLevel/warn`` and ``ConfinementLevel/failTest`` (outside a test scope): the report
-///   every time.
+///   every time, up to ``fullReportsPerSite`` per call site; then, so that a violation storm cannot
+///   flood the log, a one-line count each time the site's count doubles.
 /// - ``ConfinementLevel/trap``: the report, then the process stops.
+///
+/// Counts are exact whatever is printed: ``summary`` lists every site with its count, and the process
+/// prints it at exit when any report was held back.
 ///
 /// Precondition-tier violations are printed and stop the process after any handler (see
 /// ``ConfinementViolationHandler``), so this handler leaves them to that path. Notes never trap: at any
@@ -20,6 +32,11 @@ public final class PolicyViolationHandler: ConfinementViolationHandler {
     /// The policy that decides each violation's level.
     public let policy: ConfinementPolicy
     private let counts = ScheduleLock<[Site: Int]>([:])
+    /// Whether some report was held back, so the summary is worth printing at exit.
+    private let heldBack = ScheduleLock(false)
+
+    /// How many full reports a `warn` site prints before it only counts.
+    public static let fullReportsPerSite = 16
     private let output: @Sendable (String) -> Void
 
     /// Creates a handler that writes to standard error.
@@ -65,7 +82,15 @@ public final class PolicyViolationHandler: ConfinementViolationHandler {
         case .warnOnce:
             warnOnce(violation)
         case .warn, .failTest:
-            output(violation.description + "\n")
+            let count = record(violation)
+            if count <= Self.fullReportsPerSite {
+                output(violation.description + "\n")
+            } else {
+                holdBack()
+                if count & (count - 1) == 0 {
+                    output(repeatLine(violation, count: count, suffix: "; only each doubling is printed now"))
+                }
+            }
         case .trap:
             output(violation.description + "\n")
             fatalError("Schedulable: \(violation.qualifiedMember) used outside its owner (report above)")
@@ -73,18 +98,54 @@ public final class PolicyViolationHandler: ConfinementViolationHandler {
     }
 
     private func warnOnce(_ violation: ConfinementViolation) {
+        let count = record(violation)
+        if count == 1 {
+            output(violation.description + "\n")
+            return
+        }
+        holdBack()
+        if count & (count - 1) == 0 { output(repeatLine(violation, count: count, suffix: "")) }
+    }
+
+    /// Counts `violation` at its site and returns the site's count so far.
+    private func record(_ violation: ConfinementViolation) -> Int {
         let site = Site(member: violation.qualifiedMember, place: violation.callSite)
-        let count = counts.withLock { counts -> Int in
+        return counts.withLock { counts -> Int in
             counts[site, default: 0] += 1
             return counts[site]!
         }
-        if count == 1 {
-            output(violation.description + "\n")
-        } else if count & (count - 1) == 0 {
-            let place = violation.callSite.map { " at \($0)" } ?? ""
-            let what = violation.tier == .note ? "note: \(violation.qualifiedMember) had to wait" : "\(violation.qualifiedMember) used outside its owner"
-            output("Schedulable: \(what) again\(place) (\(count) times so far)\n")
+    }
+
+    private func repeatLine(_ violation: ConfinementViolation, count: Int, suffix: String) -> String {
+        let place = violation.callSite.map { " at \($0)" } ?? ""
+        let what = violation.tier == .note
+            ? "note: \(violation.qualifiedMember) had to wait" : "\(violation.qualifiedMember) used outside its owner"
+        return "Schedulable: \(what) again\(place) (\(count) times so far\(suffix))\n"
+    }
+
+    private func holdBack() {
+        let first = heldBack.withLock { held -> Bool in
+            defer { held = true }
+            return !held
         }
+        if first { PolicySummaryAtExit.register(self) }
+    }
+
+    /// Every site that violated, most frequent first, with its exact count: what a storm looked like,
+    /// whatever was printed. One line per site, then a total.
+    public var summary: String {
+        let sites = counts.withLock { $0 }.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key.member < $1.key.member }
+        let total = sites.reduce(0) { $0 + $1.value }
+        var lines = ["Schedulable: violation summary: \(total) \(total == 1 ? "violation" : "violations") at \(sites.count) \(sites.count == 1 ? "site" : "sites")"]
+        for (site, count) in sites {
+            lines.append("  \(count) × \(site.member)" + (site.place.map { " at \($0)" } ?? ""))
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Writes ``summary`` to the handler's output.
+    public func printSummary() {
+        output(summary)
     }
 }
 
@@ -95,5 +156,22 @@ extension ConfinementViolationHandler where Self == PolicyViolationHandler {
     /// - Returns: The handler.
     public static func policy(_ policy: ConfinementPolicy) -> Self {
         PolicyViolationHandler(policy)
+    }
+}
+
+/// Prints the summary of the handlers that held reports back, once, when the process exits normally.
+enum PolicySummaryAtExit {
+    private static let handlers = ScheduleLock<[PolicyViolationHandler]>([])
+
+    static func register(_ handler: PolicyViolationHandler) {
+        let isFirst = handlers.withLock { handlers -> Bool in
+            handlers.append(handler)
+            return handlers.count == 1
+        }
+        if isFirst { atexit { PolicySummaryAtExit.printAll() } }
+    }
+
+    private static func printAll() {
+        for handler in handlers.withLock({ $0 }) { handler.printSummary() }
     }
 }

@@ -51,6 +51,9 @@ package enum ScheduleReporting {
             if violation.tier == .precondition { trap(violation) }
             return
         }
+        if let sink = JSONLinesViolationHandler.process, sink !== handler as AnyObject {
+            sink.append(violation, level: (handler as? PolicyViolationHandler)?.level(for: violation))
+        }
         handler.handle(violation)
         csched_reporting_leave()
         if violation.tier == .precondition {

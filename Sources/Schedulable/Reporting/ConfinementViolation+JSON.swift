@@ -1,0 +1,57 @@
+extension ConfinementViolation {
+    /// The violation as one line of JSON (schema `schedulable.violation`, version 1; see the Reporting
+    /// Violations article), ending in a newline.
+    ///
+    /// Field names follow the audit's JSON where they mean the same thing (`kind`, `typeName`, `member`,
+    /// `path`, `line`, `message`), so one collector reads both.
+    ///
+    /// - Parameter level: The level the process-wide policy gave the violation, when known.
+    /// - Returns: The JSON object and a newline.
+    public func jsonLine(level: ConfinementLevel? = nil) -> String {
+        var fields: [(String, String)] = [
+            ("schema", JSON.string("schedulable.violation")),
+            ("version", "1"),
+            ("kind", JSON.string(kind.rawValue)),
+            ("tier", JSON.string(String(describing: tier))),
+        ]
+        if let level { fields.append(("level", JSON.string(level.rawValue))) }
+        if let objectType { fields.append(("typeName", JSON.string(objectType))) }
+        if let objectIdentity { fields.append(("objectIdentity", JSON.string(objectIdentity))) }
+        fields.append(("member", JSON.string(member)))
+        fields.append(("qualifiedMember", JSON.string(qualifiedMember)))
+        fields.append(("expectedOwner", JSON.string(expectedOwner)))
+        fields.append(("actualContext", JSON.string(actualContext)))
+        if let callSite {
+            fields.append(("path", JSON.string(callSite.fileID)))
+            fields.append(("line", String(callSite.line)))
+        }
+        if let ownerBoundAt {
+            fields.append(("ownerBoundAt", "{\"path\":\(JSON.string(ownerBoundAt.fileID)),\"line\":\(ownerBoundAt.line)}"))
+        }
+        if let detail { fields.append(("detail", JSON.string(detail))) }
+        fields.append(("message", JSON.string(description)))
+        return "{" + fields.map { "\(JSON.string($0.0)):\($0.1)" }.joined(separator: ",") + "}\n"
+    }
+}
+
+/// The few JSON pieces the library writes, without Foundation.
+enum JSON {
+    /// `text` as a JSON string literal: quotes, backslashes and control characters escaped.
+    static func string(_ text: String) -> String {
+        var result = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result + "\""
+    }
+}

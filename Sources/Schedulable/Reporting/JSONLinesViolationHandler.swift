@@ -1,0 +1,53 @@
+/// Appends every violation it receives to a file, one JSON object a line — for CI to collect the
+/// violations of a whole test run (see ``ConfinementViolation/jsonLine(level:)`` for the schema).
+///
+/// The process-wide sink is switched on without code by the `SCHEDULE_PROTECTION_JSONL` environment
+/// variable (a path): then every violation the library delivers, to any handler (test scopes included),
+/// is also appended there. Each line is one `write` to a file opened with `O_APPEND`, so lines from
+/// several threads and processes never interleave.
+public final class JSONLinesViolationHandler: ConfinementViolationHandler {
+    /// The file the lines go to.
+    public let path: String
+    private let descriptor: Int32?
+
+    /// Opens (creating if needed) `path` for appending. A file that cannot be opened is reported on
+    /// standard error once, with the system's reason; the handler then drops nothing silently — every
+    /// violation it cannot write is printed to standard error instead.
+    ///
+    /// - Parameter path: Where to append.
+    public init(path: String) {
+        self.path = path
+        let opened = StandardError.openForAppending(path)
+        descriptor = opened.descriptor
+        if let error = opened.error {
+            StandardError.write(
+                "Schedulable: cannot open \"\(path)\" for the JSON Lines violation log: \(error); "
+                    + "violations go to standard error instead\n"
+            )
+        }
+    }
+
+    /// Appends `violation` as one line.
+    ///
+    /// - Parameter violation: What happened.
+    public func handle(_ violation: ConfinementViolation) {
+        append(violation, level: nil)
+    }
+
+    /// Appends `violation` with the level a policy gave it.
+    func append(_ violation: ConfinementViolation, level: ConfinementLevel?) {
+        guard let descriptor else {
+            StandardError.write(violation.description + "\n")
+            return
+        }
+        StandardError.write(violation.jsonLine(level: level), toDescriptor: descriptor)
+    }
+
+    /// The sink `SCHEDULE_PROTECTION_JSONL` names, opened the first time it is needed.
+    static let process: JSONLinesViolationHandler? = {
+        guard let path = StandardError.environmentValue(ConfinementSystem.jsonLinesEnvironmentVariable),
+            !path.isEmpty
+        else { return nil }
+        return JSONLinesViolationHandler(path: path)
+    }()
+}

@@ -1,0 +1,105 @@
+import Dispatch
+import Foundation
+import Schedulable
+import Testing
+
+/// Storm control (exact counts, bounded output, a summary) and the JSON Lines sink.
+@Suite("Storm control and JSON Lines")
+struct ReportSinkTests {
+    private func violation(line: Int = 10, label: String = "com.app.uploads") -> ConfinementViolation {
+        ConfinementViolation(
+            kind: .wrongContext, tier: .assert, objectType: "UploadQueue", objectIdentity: "0x1", member: "enqueue(_:)",
+            expectedOwner: "queue \"\(label)\"", actualContext: "main thread",
+            ownerBoundAt: CodeLocation(fileID: "App/Upload.swift", line: 4),
+            callSite: CodeLocation(fileID: "App/Upload.swift", line: line)
+        )
+    }
+
+    @Test func aWarnStormPrintsABoundedNumberOfLinesAndCountsEveryViolation() {
+        let lines = LockedList<String>()
+        let handler = PolicyViolationHandler(ConfinementPolicy(default: .warn)) { lines.append($0) }
+        // 4 threads × 2,500 violations at one site, then one at another.
+        DispatchQueue.concurrentPerform(iterations: 4) { _ in
+            for _ in 0..<2_500 { handler.handle(violation()) }
+        }
+        handler.handle(violation(line: 20))
+        let output = lines.elements
+        let full = PolicyViolationHandler.fullReportsPerSite
+        // 16 full reports, then one line at each doubling: 32, 64, …, 8192; and the second site's report.
+        #expect(output.filter { $0.contains("\n  member:") }.count == full + 1)
+        #expect(output.filter { $0.contains("only each doubling is printed now") }.count == 9)
+        #expect(handler.summary == """
+            Schedulable: violation summary: 10001 violations at 2 sites
+              10000 × UploadQueue.enqueue(_:) at App/Upload.swift:10
+              1 × UploadQueue.enqueue(_:) at App/Upload.swift:20
+
+            """)
+    }
+
+    @Test(.enabled(if: ConfinementSystem.debugChecksCompiledIn))
+    func theSummaryIsPrintedAtExitWhenReportsWereHeldBack() async {
+        await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
+            setenv("SCHEDULE_PROTECTION", "warn", 1)
+            useFromAnotherQueue(ownerLabel: "exit.storm", times: 40) { $0.ping() }
+            exit(0)   // a normal exit, which runs the atexit handlers (an exit test's own end may not)
+        }.map { result in
+            let stderr = standardErrorText(result)
+            #expect(stderr.contains("Schedulable: violation summary: 40 violations at 1 site"))
+            #expect(stderr.contains("  40 × Counter.ping() at SchedulableTests/ViolationRecorder.swift:"))
+        }
+    }
+
+    @Test func eachViolationIsOneLineOfJSONWithEveryReportField() throws {
+        let path = NSTemporaryDirectory() + "schedulable-\(UUID().uuidString).jsonl"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let sink = JSONLinesViolationHandler(path: path)
+        for _ in 0..<100 { sink.handle(violation(label: "evil\n\"label\"\u{7}")) }
+        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
+        #expect(lines.count == 100)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any])
+        #expect(object["schema"] as? String == "schedulable.violation")
+        #expect(object["version"] as? Int == 1)
+        #expect(object["kind"] as? String == "wrongContext")
+        #expect(object["tier"] as? String == "assert")
+        #expect(object["typeName"] as? String == "UploadQueue")
+        #expect(object["member"] as? String == "enqueue(_:)")
+        #expect(object["qualifiedMember"] as? String == "UploadQueue.enqueue(_:)")
+        #expect(object["expectedOwner"] as? String == "queue \"evil\n\"label\"\u{7}\"")
+        #expect(object["path"] as? String == "App/Upload.swift")
+        #expect(object["line"] as? Int == 10)
+        #expect((object["ownerBoundAt"] as? [String: Any])?["line"] as? Int == 4)
+        #expect((object["message"] as? String)?.hasPrefix("Schedulable: UploadQueue.enqueue(_:) used outside its owner") == true)
+    }
+
+    @Test func aFileThatCannotBeOpenedIsReportedAndNothingIsLost() async {
+        await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
+            let sink = JSONLinesViolationHandler(path: "/nonexistent-directory/violations.jsonl")
+            sink.handle(ConfinementViolation(
+                kind: .wrongContext, tier: .assert, member: "ping()", expectedOwner: "queue \"q\"", actualContext: "main thread"
+            ))
+        }.map { result in
+            let stderr = standardErrorText(result)
+            #expect(stderr.contains("cannot open \"/nonexistent-directory/violations.jsonl\" for the JSON Lines violation log"))
+            #expect(stderr.contains("Schedulable: ping() used outside its owner"))
+        }
+    }
+
+    @Test(.enabled(if: ConfinementSystem.debugChecksCompiledIn))
+    func theEnvironmentSinkCollectsEveryDeliveredViolationWithItsLevel() async throws {
+        let path = NSTemporaryDirectory() + "schedulable-exit-test-sink.jsonl"
+        try? FileManager.default.removeItem(atPath: path)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        await #expect(processExitsWith: .success) {
+            setenv("SCHEDULE_PROTECTION", "warn,Counter.reset()=off", 1)
+            setenv("SCHEDULE_PROTECTION_JSONL", NSTemporaryDirectory() + "schedulable-exit-test-sink.jsonl", 1)
+            useFromAnotherQueue(ownerLabel: "exit.sink", times: 3) { $0.ping() }
+            useFromAnotherQueue(ownerLabel: "exit.sink.off") { $0.reset() }
+        }
+        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
+        let objects = try lines.map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+        // reset() is off by its member entry; the `count` it touches is still at the default level.
+        #expect(objects.map { $0["qualifiedMember"] as? String }
+            == Array(repeating: "Counter.ping()", count: 3) + ["Counter.reset()", "Counter.count"])
+        #expect(objects.map { $0["level"] as? String } == ["warn", "warn", "warn", "off", "warn"])
+    }
+}
