@@ -1,0 +1,68 @@
+import Logging
+import Schedulable
+
+/// Sends every violation to a swift-log `Logger`, with each report field as metadata, so violations
+/// reach whatever backend the application bootstrapped (a file, syslog, a log aggregator).
+///
+/// ```swift
+/// ConfinementSystem.bootstrap(LoggerViolationHandler(logger: Logger(label: "com.app.confinement")))
+/// ```
+///
+/// Levels: ``ConfinementViolation/Tier/note`` → `.notice`, the debug tier → `.warning`, the
+/// precondition tier → `.critical` (the process stops after the handler). The message is the report's
+/// first line; the metadata keys are the fields of the JSON Lines schema (`kind`, `tier`, `typeName`,
+/// `member`, `expectedOwner`, `actualContext`, `path`, `line`, `ownerBoundAt`, `detail`).
+public struct LoggerViolationHandler: ConfinementViolationHandler {
+    /// The logger that receives the violations.
+    public let logger: Logger
+
+    /// Creates a handler.
+    ///
+    /// - Parameter logger: The logger that receives the violations.
+    public init(logger: Logger) {
+        self.logger = logger
+    }
+
+    /// Logs `violation` at the level of its tier, with its fields as metadata.
+    ///
+    /// - Parameter violation: What happened.
+    public func handle(_ violation: ConfinementViolation) {
+        let firstLine = violation.description.split(separator: "\n", maxSplits: 1).first.map(String.init) ?? ""
+        logger.log(level: Self.level(of: violation.tier), "\(firstLine)", metadata: Self.metadata(of: violation))
+    }
+
+    /// The swift-log level for a tier.
+    ///
+    /// - Parameter tier: The violation's tier.
+    /// - Returns: `.notice`, `.warning` or `.critical`.
+    public static func level(of tier: ConfinementViolation.Tier) -> Logger.Level {
+        switch tier {
+        case .note: return .notice
+        case .assert: return .warning
+        case .precondition: return .critical
+        }
+    }
+
+    /// The report's fields as log metadata.
+    ///
+    /// - Parameter violation: The violation.
+    /// - Returns: One entry per field that is present.
+    public static func metadata(of violation: ConfinementViolation) -> Logger.Metadata {
+        var metadata: Logger.Metadata = [
+            "kind": "\(violation.kind.rawValue)",
+            "tier": "\(String(describing: violation.tier))",
+            "member": "\(violation.member)",
+            "expectedOwner": "\(violation.expectedOwner)",
+            "actualContext": "\(violation.actualContext)",
+        ]
+        if let type = violation.objectType { metadata["typeName"] = "\(type)" }
+        if let identity = violation.objectIdentity { metadata["objectIdentity"] = "\(identity)" }
+        if let site = violation.callSite {
+            metadata["path"] = "\(site.fileID)"
+            metadata["line"] = "\(site.line)"
+        }
+        if let bound = violation.ownerBoundAt { metadata["ownerBoundAt"] = "\(bound)" }
+        if let detail = violation.detail { metadata["detail"] = "\(detail)" }
+        return metadata
+    }
+}

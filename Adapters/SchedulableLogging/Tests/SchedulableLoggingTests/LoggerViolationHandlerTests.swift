@@ -1,0 +1,73 @@
+import Logging
+import Schedulable
+import SchedulableLogging
+import Foundation
+import Testing
+
+/// A log handler that keeps what it receives.
+private final class RecordingLogHandler: LogHandler, @unchecked Sendable {
+    // @unchecked: `entries` is only touched under `lock`; the swift-log protocol needs mutable
+    // `metadata` and `logLevel` properties, which are set before the logger is shared.
+    struct Entry {
+        var level: Logger.Level
+        var message: String
+        var metadata: Logger.Metadata
+    }
+
+    private let lock = NSLock()
+    private var entries: [Entry] = []
+    var metadata: Logger.Metadata = [:]
+    var logLevel: Logger.Level = .trace
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    func log(event: LogEvent) {
+        lock.withLock { entries.append(Entry(level: event.level, message: event.message.description, metadata: event.metadata ?? [:])) }
+    }
+
+    var recorded: [Entry] { lock.withLock { entries } }
+}
+
+@Suite("swift-log adapter")
+struct LoggerViolationHandlerTests {
+    private func violation(tier: ConfinementViolation.Tier) -> ConfinementViolation {
+        ConfinementViolation(
+            kind: .wrongContext, tier: tier, objectType: "UploadQueue", objectIdentity: "0x1", member: "enqueue(_:)",
+            expectedOwner: "queue \"com.app.uploads\"", actualContext: "main thread",
+            ownerBoundAt: CodeLocation(fileID: "App/Upload.swift", line: 4),
+            callSite: CodeLocation(fileID: "App/Upload.swift", line: 9), detail: "extra"
+        )
+    }
+
+    @Test func everyFieldBecomesMetadataAtTheTiersLevel() {
+        let recorder = RecordingLogHandler()
+        let handler = LoggerViolationHandler(logger: Logger(label: "test") { _ in recorder })
+        handler.handle(violation(tier: .assert))
+        handler.handle(violation(tier: .note))
+        let entries = recorder.recorded
+        #expect(entries.map(\.level) == [.warning, .notice])
+        #expect(entries[0].message == "Schedulable: UploadQueue.enqueue(_:) used outside its owner")
+        #expect(entries[0].metadata == [
+            "kind": "wrongContext", "tier": "assert", "typeName": "UploadQueue", "objectIdentity": "0x1",
+            "member": "enqueue(_:)", "expectedOwner": "queue \"com.app.uploads\"", "actualContext": "main thread",
+            "path": "App/Upload.swift", "line": "9", "ownerBoundAt": "App/Upload.swift:4", "detail": "extra",
+        ])
+        #expect(LoggerViolationHandler.level(of: .precondition) == .critical)
+    }
+
+    @Test func aScopedAdapterReceivesTheViolationsOfObjectsMadeInItsScope() {
+        let recorder = RecordingLogHandler()
+        let handler = LoggerViolationHandler(logger: Logger(label: "test") { _ in recorder })
+        let owner = SerialQueueScheduler(label: "test.adapter.owner")
+        let other = SerialQueueScheduler(label: "test.adapter.other")
+        let box = withConfinementViolationHandler(handler) { SchedulableObject([Int](), on: owner) }
+        for _ in 0..<100 {
+            other.sync { box.assertIsolated() }
+        }
+        #expect(recorder.recorded.count == (ConfinementSystem.debugChecksCompiledIn ? 100 : 0))
+        #expect(recorder.recorded.allSatisfy { $0.metadata["expectedOwner"] == "queue \"test.adapter.owner\"" })
+    }
+}
