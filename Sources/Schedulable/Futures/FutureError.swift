@@ -16,6 +16,8 @@ public struct FutureError: Error, Sendable, Hashable, CustomStringConvertible {
         /// The scheduler accepted the work and then released it without running it — a custom
         /// scheduler that breaks the ``SerialScheduler`` contract. The library's schedulers never do.
         case discarded
+        /// ``ScheduledFuture/cancel()`` was called before the work began, so the work never ran.
+        case cancelled
     }
 
     /// What went wrong.
@@ -52,6 +54,9 @@ public struct FutureError: Error, Sendable, Hashable, CustomStringConvertible {
         case .discarded:
             return "the future made at \(createdAt) never ran: scheduler \"\(schedulerLabel)\" accepted its "
                 + "work and released it without running it (a custom scheduler must run all work it accepts)"
+        case .cancelled:
+            return "the future made at \(createdAt) was cancelled before scheduler \"\(schedulerLabel)\" began its "
+                + "work, so the work never ran"
         }
     }
 }

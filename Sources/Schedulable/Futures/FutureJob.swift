@@ -11,7 +11,10 @@ final class FutureJob<Value: Sendable>: Sendable {
     /// Runs the body (on behalf of a blocked caller, if one lent its chain) and completes the future.
     func run() {
         let result: Result<Value, any Error>
-        if let blockedCaller = future.beginWork() {
+        let start = future.beginWork()
+        // Cancelled before it began: the future already has its outcome, and the body never runs.
+        guard start.runs else { return }
+        if let blockedCaller = start.blockedCaller {
             // The caller stays blocked until `complete` below wakes it, so its chain is valid for the
             // whole body.
             result = future.scheduler.executionContext.run(onBehalfOf: blockedCaller) { Result { try body() } }

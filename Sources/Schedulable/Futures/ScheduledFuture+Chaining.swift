@@ -50,7 +50,14 @@ extension ScheduledFuture {
         let flattened = ScheduledFuture<NewValue>(
             scheduler: scheduler, createdAt: CodeLocation(file: file, line: line), handler: capturedHandler
         )
-        map(file: file, line: line, transform).onComplete { result in
+        map(file: file, line: line) { value in
+            // The transform is the flattened future's own work: it begins only if that future was not
+            // cancelled, and once it has begun, cancelling that future changes nothing.
+            guard flattened.beginWork().runs else {
+                throw FutureError(reason: .cancelled, schedulerLabel: flattened.scheduler.label, createdAt: flattened.createdAt)
+            }
+            return try transform(value)
+        }.onComplete { result in
             switch result {
             case .success(let next):
                 next.onComplete { flattened.complete($0) }

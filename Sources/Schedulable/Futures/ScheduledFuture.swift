@@ -129,22 +129,32 @@ public final class ScheduledFuture<Value: Sendable>: Sendable {
     }
 
     /// Sets the outcome (the first one wins) and calls the callbacks, in the order they were added.
-    func complete(_ result: Result<Value, any Error>) {
+    ///
+    /// - Parameters:
+    ///   - result: The outcome.
+    ///   - onlyBeforeStart: Set it only if the work has not begun (cancellation).
+    /// - Returns: Whether this call set the outcome.
+    @discardableResult
+    func complete(_ result: Result<Value, any Error>, onlyBeforeStart: Bool = false) -> Bool {
         let callbacks = state.withLock { state -> [Callback]? in
-            guard state.result == nil else { return nil }
+            guard state.result == nil, !(onlyBeforeStart && state.started) else { return nil }
             state.result = result
             state.blockedCaller = nil
             defer { state.callbacks = [] }
             return state.callbacks
         }
-        callbacks?.forEach { $0(result) }
+        guard let callbacks else { return false }
+        callbacks.forEach { $0(result) }
+        return true
     }
 
-    /// Marks the work as begun and hands over the blocked caller it runs for, if any.
-    func beginWork() -> BlockedCallerToken? {
+    /// Marks the work as begun and hands over the blocked caller it runs for, if any. `runs` is false
+    /// when the future already has an outcome (it was cancelled): the work must not run.
+    func beginWork() -> (runs: Bool, blockedCaller: BlockedCallerToken?) {
         state.withLock { state in
+            if state.result != nil { return (false, nil) }
             state.started = true
-            return state.blockedCaller.take()
+            return (true, state.blockedCaller.take())
         }
     }
 

@@ -47,7 +47,8 @@ package struct PlatformMutex: ~Copyable {
 }
 
 /// The library's one condition variable, used with a ``PlatformMutex``: what a thread needs to sleep
-/// in the kernel until another thread says there is something to do (no polling, no sleeping).
+/// in the kernel until another thread says there is something to do, or until a deadline (no polling,
+/// no sleeping).
 package struct PlatformCondition: ~Copyable {
     // Heap-allocated for the same reason as the mutex: a pthread condition must never move.
     private let pointer: UnsafeMutablePointer<pthread_cond_t>
@@ -55,7 +56,17 @@ package struct PlatformCondition: ~Copyable {
     package init() {
         pointer = .allocate(capacity: 1)
         pointer.initialize(to: pthread_cond_t())
+        #if canImport(Darwin)
+        // Darwin's timed wait is relative (`pthread_cond_timedwait_relative_np`): there is no clock to choose.
         let result = pthread_cond_init(pointer, nil)
+        #else
+        // Timed waits count on the monotonic clock, so setting the wall clock neither stretches nor cuts them.
+        var attributes = pthread_condattr_t()
+        pthread_condattr_init(&attributes)
+        pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
+        let result = pthread_cond_init(pointer, &attributes)
+        pthread_condattr_destroy(&attributes)
+        #endif
         precondition(result == 0, "Schedulable: pthread_cond_init failed with error \(result)")
     }
 
@@ -69,6 +80,35 @@ package struct PlatformCondition: ~Copyable {
     /// spurious: callers re-check their condition in a loop.
     package func wait(on mutex: borrowing PlatformMutex) {
         pthread_cond_wait(pointer, mutex.pointer)
+    }
+
+    /// Blocks until signalled or until `nanoseconds` have passed on the monotonic clock; call with
+    /// `mutex` held (it is held again on return).
+    ///
+    /// Wake-ups may be spurious or slightly early relative to another clock: callers re-check their
+    /// condition and the time in a loop.
+    ///
+    /// - Parameters:
+    ///   - mutex: The mutex the caller holds.
+    ///   - nanoseconds: The longest wait.
+    /// - Returns: `false` when the time ran out.
+    @discardableResult
+    package func wait(on mutex: borrowing PlatformMutex, timeoutNanoseconds nanoseconds: UInt64) -> Bool {
+        // Capped at about 68 years so the seconds fit any `time_t`; an early wake-up is harmless.
+        let capped = min(nanoseconds, UInt64(Int32.max) * 1_000_000_000)
+        #if canImport(Darwin)
+        var relative = timespec(tv_sec: Int(capped / 1_000_000_000), tv_nsec: Int(capped % 1_000_000_000))
+        return pthread_cond_timedwait_relative_np(pointer, mutex.pointer, &relative) != ETIMEDOUT
+        #else
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        let nanosecondSum = now.tv_nsec + Int(capped % 1_000_000_000)
+        var deadline = timespec(
+            tv_sec: now.tv_sec + Int(capped / 1_000_000_000) + nanosecondSum / 1_000_000_000,
+            tv_nsec: nanosecondSum % 1_000_000_000
+        )
+        return pthread_cond_timedwait(pointer, mutex.pointer, &deadline) != ETIMEDOUT
+        #endif
     }
 
     package func signal() {

@@ -30,6 +30,11 @@ public struct ConfinementViolation: Sendable, CustomStringConvertible {
         ///
         /// Delivered at the ``Tier/note`` tier, so no handler traps on it.
         public static let waitingRequired = Kind(rawValue: "waitingRequired")
+        /// A note: a scheduler stopped with delayed work not yet due or a repeating timer still armed,
+        /// and cancelled it (a ``ThreadScheduler`` at `shutdown()`).
+        ///
+        /// Delivered at the ``Tier/note`` tier, so no handler traps on it.
+        public static let cancelledAtShutdown = Kind(rawValue: "cancelledAtShutdown")
 
         /// The identifier.
         public var description: String { rawValue }
@@ -120,6 +125,8 @@ public struct ConfinementViolation: Sendable, CustomStringConvertible {
             lines.append("Schedulable: an option of \(objectType ?? "a protected type") names no protected member")
         case .waitingRequired:
             lines.append("Schedulable: note: \(qualifiedMember) had to wait")
+        case .cancelledAtShutdown:
+            lines.append("Schedulable: note: work cancelled by the shutdown of \(expectedOwner)")
         default:
             lines.append("Schedulable: \(kind.rawValue) at \(qualifiedMember)")
         }

@@ -41,7 +41,8 @@ public final class LogViolationHandler: ConfinementViolationHandler {
         } else if count & (count - 1) == 0 {
             if violation.tier == .note {
                 let place = violation.callSite.map { " at \($0)" } ?? ""
-                output("Schedulable: note: \(violation.qualifiedMember) had to wait again\(place) (\(count) times so far)\n")
+                let again = violation.kind == .waitingRequired ? "had to wait again" : "\(violation.kind) again"
+                output("Schedulable: note: \(violation.qualifiedMember) \(again)\(place) (\(count) times so far)\n")
             } else {
                 output("Schedulable: \(violation.qualifiedMember) used outside its owner again (\(count) times so far)\n")
             }

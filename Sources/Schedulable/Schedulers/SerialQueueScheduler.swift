@@ -31,6 +31,9 @@ public final class SerialQueueScheduler: SerialScheduler {
     /// The identity checks compare against.
     public let executionContext: ExecutionContext
 
+    /// Delayed work and timers, kept in deadline order with a timer on ``queue``.
+    let deadlines: DispatchDeadlines
+
     /// Whether the queue came from elsewhere (wrapped) and its exclusion must be watched.
     private let watchesExclusion: Bool
     /// Counts work in flight on a wrapped foreign queue, to catch a queue that is not serial after all.
@@ -64,6 +67,7 @@ public final class SerialQueueScheduler: SerialScheduler {
         self.qos = qos
         self.parent = parent
         self.executionContext = context
+        self.deadlines = DispatchDeadlines(queue: queue)
         self.watchesExclusion = watchesExclusion
         // Tags the queue so work submitted to it directly is recognised (idempotent for a queue that
         // is wrapped twice: the value is the same context).
@@ -164,5 +168,17 @@ public final class SerialQueueScheduler: SerialScheduler {
             )
         }
         executionContext.run(work)
+    }
+}
+
+extension SerialQueueScheduler {
+    /// Runs `work`, already on ``queue``, the way ``trySchedule(_:)`` runs what it is given: delayed
+    /// work and timers fire on the queue itself and must be watched like any other work.
+    func runAsQueuedWork(_ work: () -> Void) {
+        if watchesExclusion {
+            runWatchingExclusion(work)
+        } else {
+            executionContext.run(work)
+        }
     }
 }

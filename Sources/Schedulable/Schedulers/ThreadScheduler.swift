@@ -144,6 +144,10 @@ public final class ThreadScheduler: SerialScheduler {
     /// Called from the scheduler's own thread (inside one of its events) it cannot wait for itself:
     /// it stops accepting work and returns, and the thread ends after the remaining events. Calling it
     /// again, from anywhere, is harmless; from another thread it waits for the end as well.
+    ///
+    /// Delayed work already due runs; delayed work not yet due and repeating timers are cancelled and
+    /// each is reported as a ``ConfinementViolation/Kind/cancelledAtShutdown`` note (see the
+    /// Schedulers article, "Delays, timers and cancellation").
     public func shutdown() {
         loop.shutdown(waits: true)
     }

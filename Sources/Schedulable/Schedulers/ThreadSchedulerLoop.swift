@@ -1,4 +1,5 @@
 import CSchedulableContext
+import Dispatch
 import Synchronization
 
 #if canImport(Glibc)
@@ -36,6 +37,8 @@ final class ThreadSchedulerLoop: @unchecked Sendable {
     /// itself (a shutdown requested from the loop thread or from `deinit`).
     private var isJoinClaimed = false
     private var detachesOnExit = false
+    /// Delayed work and timers not yet due; the loop's wait ends at the earliest deadline.
+    private var deadlines = DeadlineStore<ScheduledWork>()
 
     // Guarded by `exitMutex`.
     private var hasExited = false
@@ -165,10 +168,12 @@ final class ThreadSchedulerLoop: @unchecked Sendable {
         while true {
             if runNextBufferedEvent() { continue }
             mutex.lock()
+            enqueueDueDeadlines()
             while pending.isEmpty && isAccepting {
                 isLoopWaiting = true
-                wakeUp.wait(on: mutex)
+                waitForWakeUpOrDeadline()
                 isLoopWaiting = false
+                enqueueDueDeadlines()
             }
             if pending.isEmpty {
                 // Shut down, and every accepted event has run.
@@ -188,10 +193,12 @@ final class ThreadSchedulerLoop: @unchecked Sendable {
             if completion.isDone { return }
             if runNextBufferedEvent() { continue }
             mutex.lock()
+            enqueueDueDeadlines()
             while pending.isEmpty && !completion.isDone {
                 isLoopWaiting = true
-                wakeUp.wait(on: mutex)
+                waitForWakeUpOrDeadline()
                 isLoopWaiting = false
+                enqueueDueDeadlines()
             }
             if !pending.isEmpty { swap(&pending, &batch) }
             mutex.unlock()
@@ -221,11 +228,14 @@ final class ThreadSchedulerLoop: @unchecked Sendable {
     // MARK: Shutdown
 
     /// Stops accepting events; from another thread, also waits until every accepted event has run
-    /// and the thread has ended.
+    /// and the thread has ended. Delayed work already due becomes an event and runs; delayed work not
+    /// yet due and armed timers are cancelled and reported.
     func shutdown(waits: Bool) {
         let joinsHere: Bool
         mutex.lock()
         isAccepting = false
+        enqueueDueDeadlines()
+        let cancelled = deadlines.removeAll()
         if isLoopWaiting { wakeUp.signal() }
         if isJoinClaimed {
             joinsHere = false
@@ -238,6 +248,9 @@ final class ThreadSchedulerLoop: @unchecked Sendable {
             joinsHere = false
         }
         mutex.unlock()
+        // Before the join, so that the notes precede `shutdown()`'s return; outside the lock, because
+        // the handlers run arbitrary code.
+        for work in cancelled { work.cancelBecauseSchedulerStopped(owner: context.description, reason: Self.shutdownReason) }
         if joinsHere {
             #if canImport(Darwin)
             pthread_join(thread!, nil)
@@ -263,3 +276,78 @@ private let currentLoopKey: pthread_key_t = {
     precondition(result == 0, "Schedulable: pthread_key_create failed with error \(result)")
     return key
 }()
+
+// MARK: - Deadlines
+
+extension ThreadSchedulerLoop {
+    private static let shutdownReason = "the scheduler was shut down before it came due"
+
+    /// Arms `work` for its deadline, or returns false when the loop no longer accepts work.
+    func arm(_ work: ScheduledWork) -> Bool {
+        mutex.lock()
+        guard isAccepting else {
+            mutex.unlock()
+            return false
+        }
+        let isEarliest = deadlines.insert(work, deadline: work.deadline.uptimeNanoseconds)
+        // A loop that waits for a later deadline (or for nothing) must recompute its wait.
+        if isEarliest && isLoopWaiting { wakeUp.signal() }
+        mutex.unlock()
+        // Weak: a handle kept after its scheduler ended must not keep the loop's memory alive.
+        work.setCancellationHook { [weak self] work in
+            guard let self else { return }
+            self.mutex.withLock { self.deadlines.remove { $0 === work } }
+        }
+        return true
+    }
+
+    /// Moves the delayed work that is due to the end of the event queue, earliest first: it runs after
+    /// the events already queued, like an event submitted now. Call with `mutex` held.
+    private func enqueueDueDeadlines() {
+        // No clock read while there is nothing to time: events alone cost what they did before timers.
+        guard !deadlines.isEmpty else { return }
+        let now = DispatchTime.now().uptimeNanoseconds
+        while let entry = deadlines.popDue(now: now) {
+            let work = entry.item
+            let deadline = entry.deadline
+            if work.isRepeating {
+                pending.append { [self] in
+                    if work.run() { rearm(work, after: deadline) }
+                }
+            } else {
+                pending.append { work.run() }
+            }
+        }
+    }
+
+    /// Arms a timer's next firing after the one due at `deadline` has run (see
+    /// `DeadlineStore.nextDeadline(after:interval:now:)`).
+    private func rearm(_ work: ScheduledWork, after deadline: UInt64) {
+        let next = DeadlineStore<ScheduledWork>.nextDeadline(
+            after: deadline, interval: work.intervalNanoseconds!, now: DispatchTime.now().uptimeNanoseconds
+        )
+        let rearmed = mutex.withLock { () -> Bool in
+            guard isAccepting else { return false }
+            // Checked under the loop's lock, which the cancellation hook also takes: a cancel either
+            // comes first (no re-arm) or removes the entry added here.
+            guard work.isArmed else { return true }
+            deadlines.insert(work, deadline: next)
+            return true
+        }
+        if !rearmed {
+            work.cancelBecauseSchedulerStopped(owner: context.description, reason: Self.shutdownReason)
+        }
+    }
+
+    /// Sleeps until woken, or until the earliest deadline; call with `mutex` held. With no deadline
+    /// (or only `.distantFuture`) the wait has no timeout: an idle loop never wakes up by itself.
+    private func waitForWakeUpOrDeadline() {
+        guard let earliest = deadlines.earliest, earliest != .max else {
+            wakeUp.wait(on: mutex)
+            return
+        }
+        let now = DispatchTime.now().uptimeNanoseconds
+        guard earliest > now else { return }
+        wakeUp.wait(on: mutex, timeoutNanoseconds: earliest - now)
+    }
+}
