@@ -11,7 +11,7 @@ struct FutureSystemTests {
         await #expect(processExitsWith: .success) {
             // Any report — a waiting note, a deadlock — fails the child.
             ConfinementSystem.bootstrap(CustomViolationHandler { @Sendable (_: ConfinementViolation) -> Void in exitProcess(10) })
-            FutureSystem.runsFuturesInline = true
+            FutureSystem.defaultEntanglementLevel = .limited(0)
             let thread = ThreadScheduler(label: "exit.inline.thread")
             // From a plain thread: the body has run, on the scheduler, when future returns.
             let fromOutside = thread.future { thread.isIsolated }

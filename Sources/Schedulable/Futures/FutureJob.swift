@@ -40,7 +40,10 @@ extension ScheduledFuture {
         on scheduler: any SerialScheduler, handler: (any ConfinementViolationHandler)?, createdAt: CodeLocation,
         body: @escaping @Sendable () throws -> Value
     ) -> ScheduledFuture<Value> {
-        let future = ScheduledFuture(scheduler: scheduler, createdAt: createdAt, handler: handler)
+        let future = ScheduledFuture(
+            scheduler: scheduler, createdAt: createdAt, handler: handler,
+            entanglementLevel: FutureSystem.defaultEntanglementLevel
+        )
         future.start(FutureJob(future: future, body: body))
         return future
     }

@@ -1,32 +1,34 @@
 import Synchronization
 
-/// The process-wide switches of futures: STMQ's `futureIsNotSet` and `logWhenWaitingIsRequired:`.
+/// The process-wide settings of futures: STMQ's `setDefaultEntanglementLevel:` and
+/// `logWhenWaitingIsRequired:`.
 ///
-/// Both are plain settable switches, read on every use, so they can be flipped from a debugger, but
-/// they are meant to be set once, early (before the first future is made): flipping them while
-/// futures are in flight gives a mix of both behaviours.
+/// Both are read on every use, so they can be changed from a debugger; the level applies to futures
+/// made afterwards, the note switch to waits that begin afterwards.
 public enum FutureSystem {
-    private static let inline = Atomic<Bool>(false)
+    private static let defaultLevel = ScheduleLock(EntanglementLevel.unlimited)
     private static let logsWaits = Atomic<Bool>(true)
 
-    /// A debugging aid: when `true`, futures stop being asynchronous.
+    /// The ``EntanglementLevel`` of new root futures — STMQ's `setDefaultEntanglementLevel:`. Default:
+    /// ``EntanglementLevel/unlimited``.
     ///
-    /// `future { }` runs its body to completion before it returns, and ``ScheduledFuture/present(file:line:)`` returns
-    /// at once, so the program runs as plain synchronous calls (one flow of control, no interleaving) — handy
-    /// to tell whether a bug comes from the order futures run in. Default: `false`.
+    /// Changing it affects only futures made afterwards. `.limited(1)` keeps direct futures
+    /// asynchronous and runs whatever is derived from them in the present; `.limited(0)` turns futures
+    /// off: `future { }` runs its body to completion before it returns, and
+    /// ``ScheduledFuture/present(file:line:)`` returns at once, so the program runs as plain synchronous
+    /// calls (one flow of control, no interleaving) — handy to tell whether a bug comes from the order
+    /// futures run in.
     ///
-    /// The body still runs *on the future's scheduler*, never on a thread where its object's checks
-    /// would fail: directly when the calling code already runs there (or holds it), otherwise as a
-    /// synchronous call onto it, exactly like ``ThreadScheduler/sync(file:line:_:)`` (a thread
+    /// Work in the present still runs *on the future's scheduler*, never on a thread where its object's
+    /// checks would fail: directly when the calling code already runs there (or holds it), otherwise as
+    /// a synchronous call onto it, exactly like ``ThreadScheduler/sync(file:line:_:)`` (a thread
     /// scheduler caller keeps its loop turning; any other caller blocks and lends its context). A
     /// future made from inside a future body then waits for it too, so code that only works when
     /// futures overlap (one future waiting for a later one on the same scheduler) shows up as a
-    /// deadlock here; that is the point of the switch, not a mode to ship.
-    ///
-    /// Futures made before the switch is turned on keep their asynchronous behaviour.
-    public static var runsFuturesInline: Bool {
-        get { inline.load(ordering: .relaxed) }
-        set { inline.store(newValue, ordering: .relaxed) }
+    /// deadlock at level 0; that is the point of the level, not a mode to ship.
+    public static var defaultEntanglementLevel: EntanglementLevel {
+        get { defaultLevel.withLock { $0 } }
+        set { defaultLevel.withLock { $0 = newValue } }
     }
 
     /// Whether ``ScheduledFuture/present(file:line:)`` sends a ``ConfinementViolation/Kind/waitingRequired`` note through

@@ -15,9 +15,27 @@ extension ScheduledFuture {
     public func map<NewValue: Sendable>(
         file: StaticString = #fileID, line: UInt = #line, _ transform: @escaping @Sendable (Value) throws -> NewValue
     ) -> ScheduledFuture<NewValue> {
+        map(level: levelForDerivedFuture(), file: file, line: line, transform)
+    }
+
+    /// ``map(file:line:_:)`` at a given level (``flatMap(file:line:_:)`` derives once for both its
+    /// futures).
+    private func map<NewValue: Sendable>(
+        level: EntanglementLevel, file: StaticString, line: UInt, _ transform: @escaping @Sendable (Value) throws -> NewValue
+    ) -> ScheduledFuture<NewValue> {
         let mapped = ScheduledFuture<NewValue>(
-            scheduler: scheduler, createdAt: CodeLocation(file: file, line: line), handler: capturedHandler
+            scheduler: scheduler, createdAt: CodeLocation(file: file, line: line), handler: capturedHandler,
+            entanglementLevel: level
         )
+        if level.runsInThePresent {
+            // In the present: this value first (waiting for it as present() does, with its note and its
+            // deadlock detection), then the transform, run inline — the future is complete on return.
+            switch Result(catching: { try present(file: file, line: line) }) {
+            case .success(let value): mapped.start(FutureJob(future: mapped) { try transform(value) })
+            case .failure(let error): mapped.complete(.failure(error))
+            }
+            return mapped
+        }
         onComplete { result in
             switch result {
             case .success(let value):
@@ -47,17 +65,25 @@ extension ScheduledFuture {
         file: StaticString = #fileID, line: UInt = #line,
         _ transform: @escaping @Sendable (Value) throws -> ScheduledFuture<NewValue>
     ) -> ScheduledFuture<NewValue> {
+        let level = levelForDerivedFuture()
         let flattened = ScheduledFuture<NewValue>(
-            scheduler: scheduler, createdAt: CodeLocation(file: file, line: line), handler: capturedHandler
+            scheduler: scheduler, createdAt: CodeLocation(file: file, line: line), handler: capturedHandler,
+            entanglementLevel: level
         )
-        map(file: file, line: line) { value in
+        let transformed = map(level: level, file: file, line: line) { value in
             // The transform is the flattened future's own work: it begins only if that future was not
             // cancelled, and once it has begun, cancelling that future changes nothing.
             guard flattened.beginWork().runs else {
                 throw FutureError(reason: .cancelled, schedulerLabel: flattened.scheduler.label, createdAt: flattened.createdAt)
             }
             return try transform(value)
-        }.onComplete { result in
+        }
+        if level.runsInThePresent {
+            // The transform has run; the future it returned is collected in the present as well.
+            flattened.complete(Result { try transformed.present(file: file, line: line).present(file: file, line: line) })
+            return flattened
+        }
+        transformed.onComplete { result in
             switch result {
             case .success(let next):
                 next.onComplete { flattened.complete($0) }

@@ -44,14 +44,58 @@ public final class ScheduledFuture<Value: Sendable>: Sendable {
         /// A caller blocked in `present()` before the work began: the work runs on its behalf.
         var blockedCaller: BlockedCallerToken?
         var callbacks: [Callback] = []
+        /// How far futures derived from this one may queue their work.
+        var entanglementLevel: EntanglementLevel
+        /// A future was derived from this one: its level is fixed from then on.
+        var hasDerived = false
+        /// The work was queued as an event of the scheduler (not run in the present).
+        var wasQueued = false
     }
 
-    private let state = ScheduleLock(State())
+    private let state: ScheduleLock<State>
 
-    init(scheduler: any SerialScheduler, createdAt: CodeLocation, handler: (any ConfinementViolationHandler)?) {
+    init(
+        scheduler: any SerialScheduler, createdAt: CodeLocation, handler: (any ConfinementViolationHandler)?,
+        entanglementLevel: EntanglementLevel
+    ) {
         self.scheduler = scheduler
         self.createdAt = createdAt
         self.capturedHandler = handler
+        self.state = ScheduleLock(State(entanglementLevel: entanglementLevel))
+    }
+
+    /// How far futures derived from this one may queue their work (see ``EntanglementLevel``).
+    public var entanglementLevel: EntanglementLevel {
+        state.withLock { $0.entanglementLevel }
+    }
+
+    /// Changes ``entanglementLevel`` — STMQ's `setEntanglementLevel:` on one future — as long as no
+    /// future has been derived from this one yet.
+    ///
+    /// - Parameter level: The new level; it bounds the futures derived from this one from now on.
+    /// - Returns: `true` when the level was set; `false`, leaving it unchanged, once a future was
+    ///   derived from this one (its chain was already shaped by the old level).
+    @discardableResult
+    public func setEntanglementLevel(_ level: EntanglementLevel) -> Bool {
+        state.withLock { state in
+            guard !state.hasDerived else { return false }
+            state.entanglementLevel = level
+            return true
+        }
+    }
+
+    /// Whether the work was queued as an event of the scheduler rather than run in the present (for
+    /// this package's tests, which count the events a chain queues).
+    package var wasQueued: Bool {
+        state.withLock { $0.wasQueued }
+    }
+
+    /// The level of a future derived from this one now; fixes this future's level for good.
+    func levelForDerivedFuture() -> EntanglementLevel {
+        state.withLock { state in
+            state.hasDerived = true
+            return state.entanglementLevel.derived
+        }
     }
 
     /// Whether the value (or an error) is there: ``present(file:line:)`` would return at once.
@@ -158,12 +202,13 @@ public final class ScheduledFuture<Value: Sendable>: Sendable {
         }
     }
 
-    /// Starts `job`: submits it to the scheduler, or — with ``FutureSystem/runsFuturesInline`` — runs
-    /// it to completion before returning.
+    /// Starts `job`: submits it to the scheduler, or — at entanglement level 0 — runs it to completion
+    /// before returning.
     func start(_ job: FutureJob<Value>) {
-        if FutureSystem.runsFuturesInline {
+        if entanglementLevel.runsInThePresent {
             runInline(job)
         } else {
+            state.withLock { $0.wasQueued = true }
             submit(job)
         }
     }

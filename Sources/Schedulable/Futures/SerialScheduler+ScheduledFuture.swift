@@ -9,7 +9,7 @@ extension SerialScheduler {
     /// ```
     ///
     /// A scheduler that was shut down does not run the body; the future completes with
-    /// ``FutureError/Reason/rejected``. With ``FutureSystem/runsFuturesInline`` on, the body has
+    /// ``FutureError/Reason/rejected``. At entanglement level 0 (``FutureSystem/defaultEntanglementLevel``) the body has
     /// run by the time this returns.
     ///
     /// - Parameters:
