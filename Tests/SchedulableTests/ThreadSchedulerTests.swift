@@ -1,6 +1,5 @@
 import CSchedulableContext
 import Dispatch
-import Synchronization
 import Testing
 
 @testable import Schedulable
@@ -72,10 +71,10 @@ struct ThreadSchedulerTests {
     @Test func shutdownUnderLoadRunsEveryAcceptedEventAndRejectsTheRest() {
         let producers = 4
         let scheduler = ThreadScheduler(label: "test.shutdown")
-        let executed = Atomic<Int>(0)
-        let accepted = Atomic<Int>(0)
-        let rejected = Atomic<Int>(0)
-        let submitted = Atomic<Int>(0)
+        let executed = AtomicCell()
+        let accepted = AtomicCell()
+        let rejected = AtomicCell()
+        let submitted = AtomicCell()
         let threads = (0..<producers).map { _ in
             TestThread {
                 // Submit until the first rejection, then a few more, so every producer races the
@@ -95,15 +94,15 @@ struct ThreadSchedulerTests {
                 }
             }
         }
-        while executed.load(ordering: .relaxed) < 20_000 { sched_yield() }
+        while Int(executed.loadRelaxed()) < 20_000 { sched_yield() }
         scheduler.shutdown()
         // shutdown() returned: every accepted event has run, nothing runs any more.
-        let executedAtShutdown = executed.load(ordering: .relaxed)
+        let executedAtShutdown = Int(executed.loadRelaxed())
         threads.forEach { $0.join() }
-        #expect(executed.load(ordering: .relaxed) == executedAtShutdown)
-        #expect(executed.load(ordering: .relaxed) == accepted.load(ordering: .relaxed))
-        #expect(accepted.load(ordering: .relaxed) + rejected.load(ordering: .relaxed) == submitted.load(ordering: .relaxed))
-        #expect(rejected.load(ordering: .relaxed) == producers * 100)
+        #expect(Int(executed.loadRelaxed()) == executedAtShutdown)
+        #expect(Int(executed.loadRelaxed()) == Int(accepted.loadRelaxed()))
+        #expect(Int(accepted.loadRelaxed()) + Int(rejected.loadRelaxed()) == Int(submitted.loadRelaxed()))
+        #expect(Int(rejected.loadRelaxed()) == producers * 100)
         #expect(scheduler.isShutDown)
     }
 
@@ -337,7 +336,7 @@ struct ThreadSchedulerTests {
     }
 
     @Test func aSchedulerReleasedWithoutShutdownStillRunsItsEventsAndEndsItsThread() async throws {
-        let ran = Atomic<Int>(0)
+        let ran = AtomicCell()
         var tid: UInt64 = 0
         do {
             let scheduler = ThreadScheduler(label: "test.released")
@@ -353,7 +352,7 @@ struct ThreadSchedulerTests {
             waited += 1
         }
         #expect(readSmallFile("/proc/self/task/\(tid)/stat") == nil, "the thread is still alive")
-        #expect(ran.load(ordering: .relaxed) == 100)
+        #expect(Int(ran.loadRelaxed()) == 100)
     }
 
     @Test func qosKnobSetsTheThreadsNiceValueOnLinux() {

@@ -1,13 +1,11 @@
-import Synchronization
-
 /// The process-wide switches of futures: STMQ's `futureIsNotSet` and `logWhenWaitingIsRequired:`.
 ///
 /// Both are plain settable switches, read on every use, so they can be flipped from a debugger, but
 /// they are meant to be set once, early (before the first future is made): flipping them while
 /// futures are in flight gives a mix of both behaviours.
 public enum FutureSystem {
-    private static let inline = Atomic<Bool>(false)
-    private static let logsWaits = Atomic<Bool>(true)
+    private static let inline = AtomicCell(0)
+    private static let logsWaits = AtomicCell(1)
 
     /// A debugging aid: when `true`, futures stop being asynchronous.
     ///
@@ -25,8 +23,8 @@ public enum FutureSystem {
     ///
     /// Futures made before the switch is turned on keep their asynchronous behaviour.
     public static var runsFuturesInline: Bool {
-        get { inline.load(ordering: .relaxed) }
-        set { inline.store(newValue, ordering: .relaxed) }
+        get { inline.loadRelaxed() != 0 }
+        set { inline.storeRelaxed(newValue ? 1 : 0) }
     }
 
     /// Whether ``ScheduledFuture/present(file:line:)`` sends a ``ConfinementViolation/Kind/waitingRequired`` note through
@@ -36,7 +34,7 @@ public enum FutureSystem {
     /// handler prints them, the log handler logs each call site once with repeat counts, `.off` ignores
     /// them). Turn it off when waiting is expected.
     public static var logsWhenWaitingIsRequired: Bool {
-        get { logsWaits.load(ordering: .relaxed) }
-        set { logsWaits.store(newValue, ordering: .relaxed) }
+        get { logsWaits.loadRelaxed() != 0 }
+        set { logsWaits.storeRelaxed(newValue ? 1 : 0) }
     }
 }

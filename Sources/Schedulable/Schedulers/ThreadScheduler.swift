@@ -166,7 +166,7 @@ public final class ThreadScheduler: SerialScheduler {
     public func setQoS(_ qos: DispatchQoS.QoSClass) -> Bool {
         requestedQoS.withLock { $0 = qos }
         #if os(Linux)
-        return setpriority(__priority_which_t(PRIO_PROCESS.rawValue), id_t(loop.osThreadID.load(ordering: .acquiring)), Self.niceValue(for: qos)) == 0
+        return setpriority(__priority_which_t(PRIO_PROCESS.rawValue), id_t(loop.osThreadID.loadAcquiring()), Self.niceValue(for: qos)) == 0
         #else
         // Darwin sets a thread's QoS class only from the thread itself.
         perform { _ = Self.applyToCurrentThread(qos) }
@@ -198,5 +198,5 @@ public final class ThreadScheduler: SerialScheduler {
     // MARK: Introspection (package)
 
     /// The OS thread id of the scheduler's thread (for tests that read its CPU time).
-    package var osThreadID: UInt64 { loop.osThreadID.load(ordering: .acquiring) }
+    package var osThreadID: UInt64 { UInt64(loop.osThreadID.loadAcquiring()) }
 }

@@ -1,5 +1,4 @@
 import CSchedulableContext
-import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -47,9 +46,9 @@ final class ThreadSchedulerLoop: @unchecked Sendable {
     private var batchIndex = 0
 
     /// The loop thread's never-reused unique id, 0 until the thread starts.
-    private let loopThreadID = Atomic<UInt>(0)
+    private let loopThreadID = AtomicCell()
     /// The loop thread's OS thread id, 0 until the thread starts.
-    let osThreadID = Atomic<UInt64>(0)
+    let osThreadID = AtomicCell()
 
     #if canImport(Darwin)
     private var thread: pthread_t?
@@ -88,7 +87,7 @@ final class ThreadSchedulerLoop: @unchecked Sendable {
         // Wait until the thread knows who it is, so that `isOnLoopThread` and the thread id are
         // exact from the moment the initializer returns.
         exitMutex.withLock {
-            while loopThreadID.load(ordering: .acquiring) == 0 { exitCondition.wait(on: exitMutex) }
+            while loopThreadID.loadAcquiring() == 0 { exitCondition.wait(on: exitMutex) }
         }
     }
 
@@ -109,9 +108,9 @@ final class ThreadSchedulerLoop: @unchecked Sendable {
         csched_set_thread_name(info.threadName)
         info.onThreadStart()
         pthread_setspecific(currentLoopKey, Unmanaged.passUnretained(loop).toOpaque())
-        loop.osThreadID.store(csched_os_thread_id(), ordering: .releasing)
+        loop.osThreadID.storeReleasing(UInt(truncatingIfNeeded: csched_os_thread_id()))
         loop.exitMutex.withLock {
-            loop.loopThreadID.store(UInt(csched_thread_unique_id()), ordering: .releasing)
+            loop.loopThreadID.storeReleasing(UInt(csched_thread_unique_id()))
             loop.exitCondition.broadcast()
         }
         loop.runLoop()
@@ -126,7 +125,7 @@ final class ThreadSchedulerLoop: @unchecked Sendable {
 
     /// Whether the calling code runs on this loop's thread.
     var isOnLoopThread: Bool {
-        loopThreadID.load(ordering: .relaxed) == UInt(csched_thread_unique_id())
+        loopThreadID.loadRelaxed() == UInt(csched_thread_unique_id())
     }
 
     /// The loop that owns the calling thread, if the calling thread is a thread scheduler's.
