@@ -12,12 +12,17 @@ import PackageDescription
 /// builds of packages that enable the `ReleaseChecks` trait (beta builds). The condition is evaluated
 /// when *this* library compiles, so the stored layout of `Confined` and whether a check runs
 /// always agree (see the "Debug and Release" DocC article).
+///
+/// Xcode honours package traits only from 26.4, so the same switch is also an environment variable
+/// read when the manifest is evaluated: `SCHEDULABLE_RELEASE_CHECKS=1` (for `xcodebuild`, older Xcode
+/// and any build where traits cannot be set). It defines the same condition the trait does.
+let releaseChecksFromEnvironment = Context.environment["SCHEDULABLE_RELEASE_CHECKS"] == "1"
 
 let checksSettings: [SwiftSetting] = [
     .define("SCHEDULABLE_CHECKS", .when(configuration: .debug)),
     .define("SCHEDULABLE_CHECKS", .when(traits: ["ReleaseChecks"])),
     .define("SCHEDULABLE_DEBUG_BUILD", .when(configuration: .debug)),
-]
+] + (releaseChecksFromEnvironment ? [.define("SCHEDULABLE_CHECKS")] : [])
 
 let package = Package(
     name: "Schedulable",
