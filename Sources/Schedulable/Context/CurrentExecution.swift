@@ -125,18 +125,12 @@ package enum CurrentExecution {
         }
     }
 
-    /// The OS thread id and name of the calling thread, e.g. `thread 4242 "com.app.business"`.
+    /// The OS thread id and name of the calling thread, e.g. `thread 4242 "com.app.business"` (the
+    /// name as ``ThreadName`` chooses it).
     package static var threadDescription: String {
-        var name = [CChar](repeating: 0, count: 64)
         let tid = csched_os_thread_id()
-        let hasName = name.withUnsafeMutableBufferPointer { buffer in
-            csched_thread_name(buffer.baseAddress!, UInt(buffer.count))
-        }
-        if hasName {
-            let text = name.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-            return "thread \(tid) \"\(text)\""
-        }
-        return "thread \(tid)"
+        guard let name = ThreadName.current else { return "thread \(tid)" }
+        return "thread \(tid) \"\(name)\""
     }
 
     /// The library context of the dispatch queue running the calling code (or of a queue it targets).

@@ -50,11 +50,9 @@ final class ThreadSchedulerLoop: @unchecked Sendable {
     /// The loop thread's OS thread id, 0 until the thread starts.
     let osThreadID = AtomicCell()
 
-    #if canImport(Darwin)
-    private var thread: pthread_t?
-    #else
-    private var thread = pthread_t()
-    #endif
+    /// The loop thread's pthread handle (`csched_thread_start`). Written by `start` before the
+    /// scheduler's initializer returns, read only after it (to join, or to lend a waiter's QoS).
+    private(set) var threadHandle: UInt = 0
 
     init(context: ExecutionContext) {
         self.context = context
@@ -64,22 +62,20 @@ final class ThreadSchedulerLoop: @unchecked Sendable {
 
     // MARK: Thread lifecycle
 
-    /// Starts the loop thread; `onThreadStart` runs on it first (to set its priority).
-    func start(threadName: String, onThreadStart: @escaping @Sendable () -> Void) {
+    /// Starts the loop thread with a stack of `stackSize` bytes and (Darwin) the QoS class
+    /// `qosClass` (a `qos_class_t` value); `onThreadStart` runs on it first (to set its priority).
+    func start(
+        threadName: String, stackSize: Int, qosClass: UInt32, onThreadStart: @escaping @Sendable () -> Void
+    ) {
         let retained = Unmanaged.passRetained(
             StartInfo(loop: self, threadName: threadName, onThreadStart: onThreadStart)
         )
-        #if canImport(Darwin)
-        let result = pthread_create(&thread, nil, { raw in
-            ThreadSchedulerLoop.threadEntry(raw)
-            return nil
-        }, retained.toOpaque())
-        #else
-        let result = pthread_create(&thread, nil, { raw in
+        var handle: UInt = 0
+        let result = csched_thread_start(&handle, { raw in
             ThreadSchedulerLoop.threadEntry(raw!)
             return nil
-        }, retained.toOpaque())
-        #endif
+        }, retained.toOpaque(), stackSize, qosClass)
+        threadHandle = handle
         if result != 0 {
             retained.release()
             fatalError("Schedulable: ThreadScheduler \"\(context.label)\": pthread_create failed with error \(result)")
@@ -213,7 +209,11 @@ final class ThreadSchedulerLoop: @unchecked Sendable {
         batchIndex += 1
         // `outer: nil`: an event pumped during a synchronous wait must not inherit the waiting
         // event's chain (a queue's `sync` frame, a blocked caller's contexts) — it is separate work.
+        // In an autorelease pool (Darwin), so Objective-C objects the event autoreleased are freed
+        // when it ends, not when the thread does.
+        let pool = csched_autorelease_pool_push()
         context._run(outer: nil, event)
+        csched_autorelease_pool_pop(pool)
         return true
     }
 
@@ -238,11 +238,7 @@ final class ThreadSchedulerLoop: @unchecked Sendable {
         }
         mutex.unlock()
         if joinsHere {
-            #if canImport(Darwin)
-            pthread_join(thread!, nil)
-            #else
-            pthread_join(thread, nil)
-            #endif
+            csched_thread_join(threadHandle)
         } else if waits && !isOnLoopThread {
             exitMutex.withLock {
                 while !hasExited { exitCondition.wait(on: exitMutex) }
