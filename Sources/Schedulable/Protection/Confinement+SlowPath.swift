@@ -58,8 +58,11 @@ extension Confinement {
     }
 
     /// Reports an access outside `owner` — after asking libdispatch, for a queue owner, when the
-    /// outcome would be a trap anyway: it alone sees raw `someQueue.sync {}` nested in raw work on the
-    /// owner's queue, and its "yes" means the access was legitimate after all.
+    /// outcome would be a trap anyway and the library has no evidence of its own
+    /// (``CurrentExecution/mayHoldQueuesUnseen``): libdispatch alone sees raw `someQueue.sync {}`
+    /// nested in raw work on the owner's queue, and its "yes" means the access was legitimate after
+    /// all. Everywhere else the report is delivered without asking, so it is printed before anything
+    /// traps (a debugger stops at libdispatch's trap before a report armed for it prints).
     func reportWrongContext(
         object: AnyObject?, member: ConfinedMemberReference, tier: ConfinementViolation.Tier,
         owner: ExecutionContext, boundAt: CodeLocation?
@@ -71,6 +74,7 @@ extension Confinement {
         // Not while a handler runs on this thread: a violation raised there is printed, never trapped
         // on for the assert tier (see ScheduleReporting.report).
         if !ScheduleReporting.isDeliveringOnThisThread, ScheduleReporting.endsInTrap(violation, handledBy: handler),
+            CurrentExecution.mayHoldQueuesUnseen,
             owner.confirmedByDispatch(elseTrapPrinting: violation.description + "\n")
         {
             return
