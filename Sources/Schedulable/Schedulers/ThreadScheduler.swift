@@ -168,7 +168,7 @@ public final class ThreadScheduler: SerialScheduler {
     /// Changes the thread's priority class — for instance to raise the cluster of services of the
     /// account the user is looking at above the others.
     ///
-    /// - Parameter qos: The new priority class (see ``init(label:qos:)`` for the Linux mapping).
+    /// - Parameter qos: The new priority class (see ``init(label:qos:stackSize:)`` for the Linux mapping).
     /// - Returns: Whether the operating system applied it (raising above the default needs privileges
     ///   on Linux).
     @discardableResult
