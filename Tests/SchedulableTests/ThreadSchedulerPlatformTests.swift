@@ -29,8 +29,9 @@ struct ThreadSchedulerPlatformTests {
             let scheduler = ThreadScheduler(label: "test.stack.odd", stackSize: requested)
             let actual = scheduler.sync { Int(csched_current_thread_stack_size()) }
             scheduler.shutdown()
-            #expect(actual >= requested)
-            #expect(actual % 4096 == 0)
+            // Rounded up to the page size before pthread_attr_setstacksize (Darwin refuses anything
+            // else); what the system then reports may include its own additions (ThreadSanitizer's).
+            #expect(actual >= max(requested, 16 << 10))
         }
     }
 
