@@ -191,6 +191,10 @@ int csched_thread_join(uintptr_t handle) {
     return pthread_join((pthread_t)handle, NULL);
 }
 
+int csched_thread_detach(uintptr_t handle) {
+    return pthread_detach((pthread_t)handle);
+}
+
 size_t csched_current_thread_stack_size(void) {
 #if defined(__APPLE__)
     return pthread_get_stacksize_np(pthread_self());

@@ -8,6 +8,8 @@ import Testing
 import Glibc
 #elseif canImport(Musl)
 import Musl
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// State that only the scheduler under test touches: the scheduler's exclusion is what keeps it

@@ -166,6 +166,9 @@ int csched_thread_start(uintptr_t *_Nonnull handle, void *_Nullable (*_Nonnull e
 /// Joins the thread `csched_thread_start` started; returns 0 or the pthread error.
 int csched_thread_join(uintptr_t handle);
 
+/// Detaches the thread `csched_thread_start` started; returns 0 or the pthread error.
+int csched_thread_detach(uintptr_t handle);
+
 /// The stack size of the calling thread in bytes, as the system reports it (0 when it cannot tell).
 size_t csched_current_thread_stack_size(void);
 
