@@ -148,6 +148,16 @@ struct BindingTests {
         #expect(!csched_object_is_deallocating(Unmanaged.passUnretained(plain).toOpaque()))
     }
 
+    #if canImport(ObjectiveC)
+    /// An NSObject subclass has no Swift reference count: it is not asked whether it deallocates.
+    @Test func nsObjectSubclassesAreNotSwiftNative() {
+        final class Legacy: NSObject {}
+        let legacy = Legacy()
+        #expect(!csched_object_is_swift_native(Unmanaged.passUnretained(legacy).toOpaque()))
+        #expect(!csched_object_is_deallocating(Unmanaged.passUnretained(legacy).toOpaque()))
+    }
+    #endif
+
     /// Accesses from deinit on another thread are never reported, every time.
     @Test func deinitOnAnotherThreadIsNeverReported() {
         let recorder = ViolationRecorder()
