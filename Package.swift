@@ -1,7 +1,10 @@
-// swift-tools-version: 6.1
+// swift-tools-version: 6.2
 //
 // Schedulable: thread-affinity checks for objects that belong to a scheduler.
 // The library has no package dependencies by design; `Benchmarks/` is a separate package.
+//
+// 6.2, not 6.1: the code uses `weak let` (SE-0481) and `SendableMetatype` (SE-0470), both Swift 6.2
+// (Xcode 26.0 and later).
 
 import PackageDescription
 
@@ -9,15 +12,24 @@ import PackageDescription
 /// builds of packages that enable the `ReleaseChecks` trait (beta builds). The condition is evaluated
 /// when *this* library compiles, so the stored layout of `Confined` and whether a check runs
 /// always agree (see the "Debug and Release" DocC article).
+///
+/// Xcode honours package traits only from 26.4, so the same switch is also an environment variable
+/// read when the manifest is evaluated: `SCHEDULABLE_RELEASE_CHECKS=1` (for `xcodebuild`, older Xcode
+/// and any build where traits cannot be set). It defines the same condition the trait does.
+let releaseChecksFromEnvironment = Context.environment["SCHEDULABLE_RELEASE_CHECKS"] == "1"
+
 let checksSettings: [SwiftSetting] = [
     .define("SCHEDULABLE_CHECKS", .when(configuration: .debug)),
     .define("SCHEDULABLE_CHECKS", .when(traits: ["ReleaseChecks"])),
     .define("SCHEDULABLE_DEBUG_BUILD", .when(configuration: .debug)),
-]
+] + (releaseChecksFromEnvironment ? [.define("SCHEDULABLE_CHECKS")] : [])
 
 let package = Package(
     name: "Schedulable",
-    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
+    // The floor of Swift concurrency (`SerialExecutor`) and of everything else the library needs;
+    // newer APIs (executor jobs, `checkIsolated`, `isIsolatingCurrentContext`) are gated with
+    // `@available` where they are used.
+    platforms: [.macOS(.v10_15), .iOS(.v13), .tvOS(.v13), .watchOS(.v6), .visionOS(.v1)],
     products: [
         .library(name: "Schedulable", targets: ["Schedulable"]),
         .executable(name: "schedulable-demo", targets: ["SchedulableDemo"]),

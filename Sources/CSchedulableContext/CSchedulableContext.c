@@ -1,13 +1,21 @@
 #define _GNU_SOURCE
 #include "CSchedulableContext.h"
 
+#include <limits.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #if defined(__linux__)
 #include <sys/syscall.h>
+#endif
+#if defined(__APPLE__)
+#include <dlfcn.h>
+#include <objc/runtime.h>
+#include <os/log.h>
+#include <pthread/qos.h>
 #endif
 
 _Thread_local uintptr_t csched_tls_current_id = 0;
@@ -78,9 +86,30 @@ uint64_t csched_os_thread_id(void) {
 #endif
 }
 
+// The full name the library gave the calling thread (the kernel keeps 15 bytes of it on Linux);
+// freed by the key's destructor when the thread ends.
+static pthread_key_t csched_full_name_key;
+static pthread_once_t csched_full_name_once = PTHREAD_ONCE_INIT;
+
+static void csched_make_full_name_key(void) {
+    pthread_key_create(&csched_full_name_key, free);
+}
+
+bool csched_thread_has_library_name(void) {
+    pthread_once(&csched_full_name_once, csched_make_full_name_key);
+    return pthread_getspecific(csched_full_name_key) != NULL;
+}
+
 bool csched_thread_name(char *buffer, unsigned long size) {
     if (size == 0) return false;
     buffer[0] = 0;
+    pthread_once(&csched_full_name_once, csched_make_full_name_key);
+    const char *full = pthread_getspecific(csched_full_name_key);
+    if (full != NULL) {
+        strncpy(buffer, full, size - 1);
+        buffer[size - 1] = 0;
+        return buffer[0] != 0;
+    }
 #if defined(__linux__) || defined(__APPLE__)
     if (pthread_getname_np(pthread_self(), buffer, size) != 0) return false;
 #endif
@@ -88,18 +117,161 @@ bool csched_thread_name(char *buffer, unsigned long size) {
 }
 
 void csched_set_thread_name(const char *name) {
-    char truncated[16];
+    pthread_once(&csched_full_name_once, csched_make_full_name_key);
+    free(pthread_getspecific(csched_full_name_key));
+    pthread_setspecific(csched_full_name_key, strdup(name));
+#if defined(__linux__)
+    char truncated[16];  // the kernel's limit, terminator included; longer names are refused
     strncpy(truncated, name, sizeof truncated - 1);
     truncated[sizeof truncated - 1] = 0;
-#if defined(__linux__)
     pthread_setname_np(pthread_self(), truncated);
 #elif defined(__APPLE__)
-    pthread_setname_np(name);
+    char truncated[64];  // MAXTHREADNAMESIZE
+    strncpy(truncated, name, sizeof truncated - 1);
+    truncated[sizeof truncated - 1] = 0;
+    pthread_setname_np(truncated);
+#endif
+}
+
+#if defined(__APPLE__)
+static Class csched_swift_root_class = Nil;
+static pthread_once_t csched_swift_root_once = PTHREAD_ONCE_INIT;
+
+static void csched_find_swift_root_class(void) {
+    // The Objective-C name of Swift's root class, Swift._SwiftObject.
+    csched_swift_root_class = objc_getClass("_TtCs12_SwiftObject");
+}
+#endif
+
+bool csched_object_is_swift_native(const void *object) {
+#if defined(__APPLE__)
+    // Swift-native classes are rooted in Swift's own root class; NSObject subclasses are not, and
+    // their second word is an ivar, not the Swift reference count swift_isDeallocating reads.
+    pthread_once(&csched_swift_root_once, csched_find_swift_root_class);
+    Class root = Nil;
+    for (Class cls = object_getClass((id)(void *)object); cls != Nil; cls = class_getSuperclass(cls)) root = cls;
+    return root != Nil && root == csched_swift_root_class;
+#else
+    (void)object;
+    return true;  // Outside Darwin there is no Objective-C runtime: every class is Swift-native.
 #endif
 }
 
 bool csched_object_is_deallocating(const void *object) {
+    if (!csched_object_is_swift_native(object)) return false;
     return swift_isDeallocating((void *)object);
+}
+
+// MARK: - Threads
+
+int csched_thread_start(uintptr_t *handle, void *(*entry)(void *), void *argument, size_t stack_size,
+                        unsigned int qos_class) {
+    pthread_attr_t attributes;
+    int result = pthread_attr_init(&attributes);
+    if (result != 0) return result;
+    // Darwin refuses a size that is not a multiple of the page size (16 KiB on arm64).
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    size_t size = stack_size < (size_t)PTHREAD_STACK_MIN ? (size_t)PTHREAD_STACK_MIN : stack_size;
+    size = (size + page - 1) / page * page;
+    result = pthread_attr_setstacksize(&attributes, size);
+#if defined(__APPLE__)
+    // Born with its QoS, so not even its first instructions run at the creator's.
+    if (result == 0 && qos_class != 0) result = pthread_attr_set_qos_class_np(&attributes, (qos_class_t)qos_class, 0);
+#else
+    (void)qos_class;  // Linux: the thread sets its nice value itself when it starts.
+#endif
+    pthread_t thread;
+    if (result == 0) result = pthread_create(&thread, &attributes, entry, argument);
+    pthread_attr_destroy(&attributes);
+    if (result == 0) *handle = (uintptr_t)thread;
+    return result;
+}
+
+int csched_thread_join(uintptr_t handle) {
+    return pthread_join((pthread_t)handle, NULL);
+}
+
+int csched_thread_detach(uintptr_t handle) {
+    return pthread_detach((pthread_t)handle);
+}
+
+size_t csched_current_thread_stack_size(void) {
+#if defined(__APPLE__)
+    return pthread_get_stacksize_np(pthread_self());
+#elif defined(__linux__)
+    pthread_attr_t attributes;
+    if (pthread_getattr_np(pthread_self(), &attributes) != 0) return 0;
+    size_t size = 0;
+    pthread_attr_getstacksize(&attributes, &size);
+    pthread_attr_destroy(&attributes);
+    return size;
+#else
+    return 0;
+#endif
+}
+
+void *csched_qos_override_start(uintptr_t handle) {
+#if defined(__APPLE__)
+    // Only raises: an override below the thread's own QoS changes nothing.
+    qos_class_t mine = qos_class_self();
+    if (mine == QOS_CLASS_UNSPECIFIED) return NULL;
+    return pthread_override_qos_class_start_np((pthread_t)handle, mine, 0);
+#else
+    (void)handle;
+    return NULL;
+#endif
+}
+
+void csched_qos_override_end(void *token) {
+#if defined(__APPLE__)
+    if (token != NULL) pthread_override_qos_class_end_np((pthread_override_t)token);
+#else
+    (void)token;
+#endif
+}
+
+// MARK: - Xcode runtime issues
+
+#if defined(__APPLE__)
+typedef os_log_t (*csched_os_log_create_fn)(const char *, const char *);
+typedef void (*csched_os_log_impl_fn)(void *, os_log_t, os_log_type_t, const char *, uint8_t *, uint32_t);
+
+static csched_os_log_create_fn csched_os_log_create;
+static csched_os_log_impl_fn csched_os_log_impl;
+static os_log_t csched_runtime_issues_log;
+static void *csched_runtime_issues_dso;
+static pthread_once_t csched_runtime_issues_once = PTHREAD_ONCE_INIT;
+
+static void csched_find_runtime_issues(void) {
+    csched_os_log_create = (csched_os_log_create_fn)dlsym(RTLD_DEFAULT, "os_log_create");
+    csched_os_log_impl = (csched_os_log_impl_fn)dlsym(RTLD_DEFAULT, "_os_log_impl");
+    if (csched_os_log_create == NULL || csched_os_log_impl == NULL) return;
+    csched_runtime_issues_log = csched_os_log_create("com.apple.runtime-issues", "Schedulable");
+    // Xcode shows a fault from this subsystem as a runtime issue only when a system framework logs
+    // it: log on behalf of SwiftUI's image when it is loaded, else (a plain fault log) our own.
+    Dl_info info;
+    void *swiftui = dlsym(RTLD_DEFAULT, "$s7SwiftUI4ViewMp");
+    if (swiftui != NULL && dladdr(swiftui, &info) != 0 && info.dli_fbase != NULL) {
+        csched_runtime_issues_dso = info.dli_fbase;
+    } else if (dladdr((const void *)&csched_raise_runtime_issue, &info) != 0) {
+        csched_runtime_issues_dso = info.dli_fbase;
+    }
+}
+#endif
+
+void csched_raise_runtime_issue(const char *message) {
+#if defined(__APPLE__)
+    pthread_once(&csched_runtime_issues_once, csched_find_runtime_issues);
+    if (csched_runtime_issues_log == NULL || csched_runtime_issues_dso == NULL) return;
+    // What the os_log macros expand to, with our own dso: the arguments encoded by the compiler.
+    __attribute__((section("__TEXT,__oslogstring,cstring_literals"))) static const char format[] = "%{public}s";
+    uint8_t buffer[__builtin_os_log_format_buffer_size("%{public}s", message)];
+    __builtin_os_log_format(buffer, "%{public}s", message);
+    csched_os_log_impl(csched_runtime_issues_dso, csched_runtime_issues_log, OS_LOG_TYPE_FAULT, format, buffer,
+                       (uint32_t)sizeof buffer);
+#else
+    (void)message;
+#endif
 }
 
 // Declared by libdispatch (<dispatch/queue.h>); declared here so the C target needs no header path.

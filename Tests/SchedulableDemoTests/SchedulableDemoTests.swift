@@ -1,5 +1,4 @@
 import Schedulable
-import Synchronization
 import Testing
 
 @testable import SchedulableDemo
@@ -50,7 +49,7 @@ import Testing
 
 /// The members named by the violations a handler received.
 final class ReportedMembers: Sendable {
-    private let members = Mutex<[String]>([])
+    private let members = ScheduleLock<[String]>([])
 
     func append(_ member: String) { members.withLock { $0.append(member) } }
 

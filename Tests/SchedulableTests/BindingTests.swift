@@ -1,3 +1,4 @@
+import CSchedulableContext
 import Dispatch
 import Foundation
 import Schedulable
@@ -134,6 +135,60 @@ struct BindingTests {
 }
 
 /// Moves a value across threads in tests.
+/// The deinit exemption reads the Swift reference count, which only Swift-native objects have; every
+/// class is Swift-native outside Darwin (NSObject subclasses are recognised there through the
+/// Objective-C runtime).
+@Suite struct DeinitExemptionTests {
+    @Test func swiftClassesAreSwiftNative() {
+        final class Plain {}
+        let plain = Plain()
+        let counter = Counter(owner: SerialQueueScheduler(label: "test.native"))
+        #expect(csched_object_is_swift_native(Unmanaged.passUnretained(plain).toOpaque()))
+        #expect(csched_object_is_swift_native(Unmanaged.passUnretained(counter).toOpaque()))
+        #expect(!csched_object_is_deallocating(Unmanaged.passUnretained(plain).toOpaque()))
+    }
+
+    #if canImport(ObjectiveC)
+    /// An NSObject subclass has no Swift reference count: it is not asked whether it deallocates.
+    @Test func nsObjectSubclassesAreNotSwiftNative() {
+        final class Legacy: NSObject {}
+        let legacy = Legacy()
+        #expect(!csched_object_is_swift_native(Unmanaged.passUnretained(legacy).toOpaque()))
+        #expect(!csched_object_is_deallocating(Unmanaged.passUnretained(legacy).toOpaque()))
+    }
+    #endif
+
+    /// Accesses from deinit on another thread are never reported, every time.
+    @Test func deinitOnAnotherThreadIsNeverReported() {
+        let recorder = ViolationRecorder()
+        let owner = SerialQueueScheduler(label: "test.deinit.repeat")
+        let deinitRan = ManagedCounter()
+        final class Releasing: ConfinedObject, @unchecked Sendable {
+            let confinement: Confinement
+            @Confined var handles = [1, 2, 3]
+            let onDeinit: ManagedCounter
+            init(owner: SerialQueueScheduler, onDeinit: ManagedCounter) {
+                confinement = Confinement(owner: owner)
+                self.onDeinit = onDeinit
+            }
+            deinit {
+                assertIsolated()
+                handles.removeAll()
+                onDeinit.add()
+            }
+        }
+        for _ in 0..<200 {
+            var object: Releasing? = withConfinementViolationHandler(recorder) { Releasing(owner: owner, onDeinit: deinitRan) }
+            owner.sync { object?.handles.append(4) }
+            let box = UncheckedBox(object!)
+            object = nil
+            onPlainThread { box.value = nil }
+        }
+        #expect(deinitRan.value == 200)
+        #expect(recorder.count == 0)
+    }
+}
+
 final class UncheckedBox<Value>: @unchecked Sendable {
     var value: Value?
     init(_ value: Value) { self.value = value }

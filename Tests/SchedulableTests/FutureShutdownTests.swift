@@ -1,5 +1,4 @@
 import Dispatch
-import Synchronization
 import Testing
 
 @testable import Schedulable
@@ -74,10 +73,10 @@ struct FutureShutdownTests {
     @Test func shutdownMidFlightRunsEveryAcceptedFutureOnceAndRejectsTheRest() {
         let producers = 4
         let scheduler = ThreadScheduler(label: "test.future.midflight")
-        let ran = Atomic<Int>(0)
-        let succeeded = Atomic<Int>(0)
-        let rejected = Atomic<Int>(0)
-        let wrong = Atomic<Int>(0)
+        let ran = AtomicCell()
+        let succeeded = AtomicCell()
+        let rejected = AtomicCell()
+        let wrong = AtomicCell()
         let inFlight = DispatchSemaphore(value: 0)
         let finished = DispatchSemaphore(value: 0)
         for _ in 0..<producers {
@@ -89,7 +88,7 @@ struct FutureShutdownTests {
                 while rejectionsSeen < 20 {
                     let index = sequence
                     let future = scheduler.future { () -> Int in
-                        ran.add(1, ordering: .relaxed)
+                        ran.add(1)
                         return index
                     }
                     futures.append((index, future))
@@ -100,9 +99,9 @@ struct FutureShutdownTests {
                 if sequence <= 200 { inFlight.signal() }
                 for (index, future) in futures {
                     do {
-                        if try future.present() == index { succeeded.add(1, ordering: .relaxed) } else { wrong.add(1, ordering: .relaxed) }
+                        if try future.present() == index { succeeded.add(1) } else { wrong.add(1) }
                     } catch {
-                        if error.futureReason == .rejected { rejected.add(1, ordering: .relaxed) } else { wrong.add(1, ordering: .relaxed) }
+                        if error.futureReason == .rejected { rejected.add(1) } else { wrong.add(1) }
                     }
                 }
                 finished.signal()
@@ -113,10 +112,10 @@ struct FutureShutdownTests {
         var allFinished = true
         for _ in 0..<producers { allFinished = wait(finished, seconds: 20) && allFinished }
         #expect(allFinished, "a present() hung after shutdown")
-        #expect(wrong.load(ordering: .relaxed) == 0)
-        #expect(succeeded.load(ordering: .relaxed) == ran.load(ordering: .relaxed))
-        #expect(rejected.load(ordering: .relaxed) >= producers * 20)
-        #expect(succeeded.load(ordering: .relaxed) >= producers * 200)
+        #expect(Int(wrong.loadRelaxed()) == 0)
+        #expect(Int(succeeded.loadRelaxed()) == Int(ran.loadRelaxed()))
+        #expect(Int(rejected.loadRelaxed()) >= producers * 20)
+        #expect(Int(succeeded.loadRelaxed()) >= producers * 200)
     }
 
     @Test func workDroppedByABrokenSchedulerFailsTheFutureInsteadOfHanging() throws {
@@ -150,18 +149,18 @@ struct FutureShutdownTests {
         let tally = withConfinementViolationHandler(log.handler) {
             SchedulableObject(Tally(owner: owner, producers: producers), on: owner)
         }
-        let callbacks = Atomic<Int>(0)
-        let wrongValues = Atomic<Int>(0)
+        let callbacks = AtomicCell()
+        let wrongValues = AtomicCell()
         let threads = (0..<producers).map { producer in
             TestThread {
                     let futures = (0..<perProducer).map { sequence in
                         tally.future { $0.record(producer: producer, sequence: sequence) }
                     }
                     for future in futures {
-                        future.whenPresent(on: owner) { _ in callbacks.add(1, ordering: .relaxed) }
+                        future.whenPresent(on: owner) { _ in callbacks.add(1) }
                     }
                     for (sequence, future) in futures.enumerated() where (try? future.present()) != sequence {
-                        wrongValues.add(1, ordering: .relaxed)
+                        wrongValues.add(1)
                     }
             }
         }
@@ -170,8 +169,8 @@ struct FutureShutdownTests {
         let totals = try tally.future { $0.totals() }.present()
         #expect(totals.runs == producers * perProducer)
         #expect(totals.outOfOrder == 0)
-        #expect(wrongValues.load(ordering: .relaxed) == 0)
-        #expect(callbacks.load(ordering: .relaxed) == producers * perProducer)
+        #expect(Int(wrongValues.loadRelaxed()) == 0)
+        #expect(Int(callbacks.loadRelaxed()) == producers * perProducer)
         #expect(log.count(of: .deadlock) == 0)
     }
 }

@@ -55,6 +55,8 @@ extension Error {
 import Glibc
 #elseif canImport(Musl)
 import Musl
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// Ends an exit test's child process with `code`.

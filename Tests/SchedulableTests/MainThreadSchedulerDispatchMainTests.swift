@@ -8,6 +8,8 @@ import Testing
 import Glibc
 #elseif canImport(Musl)
 import Musl
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// A service of the user interface, owned by the main scheduler.

@@ -4,6 +4,8 @@ import Testing
 import Glibc
 #elseif canImport(Musl)
 import Musl
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// How a launched program ended.

@@ -1,4 +1,3 @@
-import Synchronization
 import Testing
 
 @testable import Schedulable
@@ -87,7 +86,7 @@ struct PrinterExampleTests {
         }
         #expect(output.all == [
             "out hello",
-            "thread scheduler \"com.example.background\" (thread \(assembly.backgroundScheduler.osThreadID) \"com.example.bac\"): out schedulable",
+            "thread scheduler \"com.example.background\" (thread \(assembly.backgroundScheduler.osThreadID) \"com.example.background\"): out schedulable",
             "out world",
         ])
     }

@@ -1,7 +1,6 @@
 import Dispatch
 import Foundation
 import Schedulable
-import Synchronization
 import Testing
 
 /// Reports: contents, handler modes, deduplication, recursion, the environment variable, bootstrap.

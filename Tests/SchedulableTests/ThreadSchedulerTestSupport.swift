@@ -1,5 +1,5 @@
+import CSchedulableContext
 import Dispatch
-import Synchronization
 import Testing
 
 @testable import Schedulable
@@ -8,30 +8,35 @@ import Testing
 import Glibc
 #elseif canImport(Musl)
 import Musl
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// A plain pthread for tests that need producers or callers that are not library schedulers.
 final class TestThread: @unchecked Sendable {
-    // @unchecked: `thread` is written once by `pthread_create` before any other thread reads it.
-    private var thread = pthread_t()
+    // @unchecked: `handle` is written once, before `init` returns and before any other thread reads it.
+    // The C target's portable start/join: `pthread_t` is an integer on Linux and a pointer on Darwin.
+    private var handle: UInt = 0
 
     init(_ body: @escaping @Sendable () -> Void) {
         final class Box { let body: @Sendable () -> Void; init(_ body: @escaping @Sendable () -> Void) { self.body = body } }
         let box = Unmanaged.passRetained(Box(body)).toOpaque()
-        let result = pthread_create(&thread, nil, { raw in
+        var handle: UInt = 0
+        let result = csched_thread_start(&handle, { raw in
             Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue().body()
             return nil
-        }, box)
+        }, box, 1 << 20, 0)
         precondition(result == 0)
+        self.handle = handle
     }
 
     func join() {
-        pthread_join(thread, nil)
+        csched_thread_join(uintptr_t(handle))
     }
 
     /// Lets the thread run on unjoined (for tests that bound their wait with a timeout instead).
     func detach() {
-        pthread_detach(thread)
+        csched_thread_detach(uintptr_t(handle))
     }
 }
 

@@ -16,6 +16,15 @@ struct TiersTests {
         }
     }
 
+    /// `SCHEDULABLE_RELEASE_CHECKS=1`, read by the manifest, is the trait's switch for builds that
+    /// cannot set traits (Xcode before 26.4, `xcodebuild`). CI runs the release tests with it set: then
+    /// the debug tier must be compiled in, with its stored bytes.
+    @Test func releaseChecksVariableCompilesTheDebugTierIn() {
+        guard let value = getenv("SCHEDULABLE_RELEASE_CHECKS"), String(cString: value) == "1" else { return }
+        #expect(ConfinementSystem.debugChecksCompiledIn)
+        #expect(MemoryLayout<Confined<Int>>.size > MemoryLayout<Int>.size)
+    }
+
     @Test func debugTierRunsNoCheckInReleaseBuilds() {
         // Bind the object to a queue, then use it from another one: only a build with the debug tier
         // compiled in can notice. (The detached binding would need a check to happen at all.)

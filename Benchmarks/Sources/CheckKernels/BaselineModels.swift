@@ -45,9 +45,9 @@ public actor IsolatedModel {
     /// Creates a model holding `1`.
     public init() {}
 
-    /// Runs `preconditionIsolatedRead` on the actor: the kernel needs the actor's executor to be current.
+    /// Runs `actorPreconditionIsolatedRead` on the actor: the kernel needs the actor's executor to be current.
     public func runPreconditionIsolated(iterations: Int) {
-        preconditionIsolatedRead(iterations)
+        actorPreconditionIsolatedRead(iterations)
     }
 
     /// Runs `assumeIsolatedRead` from inside the actor, so `assumeIsolated` succeeds on every iteration.
@@ -56,7 +56,7 @@ public actor IsolatedModel {
     }
 
     @inline(never)
-    func preconditionIsolatedRead(_ iterations: Int) {
+    func actorPreconditionIsolatedRead(_ iterations: Int) {
         for _ in 0..<iterations {
             preconditionIsolated()
             consume(value)

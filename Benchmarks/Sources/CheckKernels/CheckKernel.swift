@@ -44,7 +44,7 @@ public enum CheckKernel: String, CaseIterable, Sendable {
         case .getSpecific: "getSpecificRead"
         case .isMainThread: "isMainThreadRead"
         case .nioLoopBound: "loopBoundRead"
-        case .actorPreconditionIsolated: "preconditionIsolatedRead"
+        case .actorPreconditionIsolated: "actorPreconditionIsolatedRead"
         case .actorAssumeIsolated: "assumeIsolatedRead"
         case .mutex: "mutexRead"
         }

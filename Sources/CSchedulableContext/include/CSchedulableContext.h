@@ -90,6 +90,97 @@ static inline void csched_adopt_base_context(uintptr_t context_id) {
     if (csched_tls_top == NULL && csched_tls_current_id == 0) csched_tls_current_id = context_id;
 }
 
+// MARK: - Atomics
+
+// The library's only atomics: the compiler's __atomic builtins, which implement the C11 memory model
+// and need no OS version (Synchronization.Atomic needs macOS 15 / iOS 18). Each inlines into Swift as
+// one instruction; the words are plain `uintptr_t` that Swift stores inline (see AtomicWord.swift).
+
+/// A relaxed load: the fast path's read of the owner's id.
+static inline uintptr_t csched_atomic_load_relaxed(const uintptr_t *_Nonnull word) {
+    return __atomic_load_n(word, __ATOMIC_RELAXED);
+}
+
+/// An acquiring load.
+static inline uintptr_t csched_atomic_load_acquire(const uintptr_t *_Nonnull word) {
+    return __atomic_load_n(word, __ATOMIC_ACQUIRE);
+}
+
+/// A relaxed store.
+static inline void csched_atomic_store_relaxed(uintptr_t *_Nonnull word, uintptr_t value) {
+    __atomic_store_n(word, value, __ATOMIC_RELAXED);
+}
+
+/// A releasing store.
+static inline void csched_atomic_store_release(uintptr_t *_Nonnull word, uintptr_t value) {
+    __atomic_store_n(word, value, __ATOMIC_RELEASE);
+}
+
+/// Adds `delta` (wrapping) and returns the new value; acquiring and releasing.
+static inline uintptr_t csched_atomic_add(uintptr_t *_Nonnull word, uintptr_t delta) {
+    return __atomic_add_fetch(word, delta, __ATOMIC_ACQ_REL);
+}
+
+/// Subtracts `delta` (wrapping) and returns the new value; acquiring and releasing.
+static inline uintptr_t csched_atomic_subtract(uintptr_t *_Nonnull word, uintptr_t delta) {
+    return __atomic_sub_fetch(word, delta, __ATOMIC_ACQ_REL);
+}
+
+// MARK: - Autorelease pools
+
+#if defined(__APPLE__)
+// The Objective-C runtime's pool API (what @autoreleasepool compiles to); libobjc is always loaded on
+// Darwin, so declaring it here keeps Foundation out of the library.
+extern void *_Nonnull objc_autoreleasePoolPush(void);
+extern void objc_autoreleasePoolPop(void *_Nonnull pool);
+#endif
+
+/// Opens an autorelease pool around one event of a thread scheduler (Darwin; NULL elsewhere): objects
+/// an event autoreleases are freed when it ends, not when the thread does.
+static inline void *_Nullable csched_autorelease_pool_push(void) {
+#if defined(__APPLE__)
+    return objc_autoreleasePoolPush();
+#else
+    return NULL;
+#endif
+}
+
+/// Drains the pool `csched_autorelease_pool_push` opened.
+static inline void csched_autorelease_pool_pop(void *_Nullable pool) {
+#if defined(__APPLE__)
+    if (pool != NULL) objc_autoreleasePoolPop(pool);
+#else
+    (void)pool;
+#endif
+}
+
+// MARK: - Threads
+
+/// Starts a joinable thread running `entry(argument)` with a stack of `stack_size` bytes (rounded up
+/// to the page size and the platform's minimum) and, on Darwin, the QoS class `qos_class` from birth
+/// (a `qos_class_t` value; 0 leaves the default). Stores the thread's handle in `handle`; returns 0 or
+/// the pthread error.
+int csched_thread_start(uintptr_t *_Nonnull handle, void *_Nullable (*_Nonnull entry)(void *_Nullable),
+                        void *_Nullable argument, size_t stack_size, unsigned int qos_class);
+
+/// Joins the thread `csched_thread_start` started; returns 0 or the pthread error.
+int csched_thread_join(uintptr_t handle);
+
+/// Detaches the thread `csched_thread_start` started; returns 0 or the pthread error.
+int csched_thread_detach(uintptr_t handle);
+
+/// The stack size of the calling thread in bytes, as the system reports it (0 when it cannot tell).
+size_t csched_current_thread_stack_size(void);
+
+/// Lends the calling thread's QoS to the thread `handle` while the caller waits for it (Darwin:
+/// pthread_override_qos_class_start_np; only ever raises). Returns a token for
+/// `csched_qos_override_end`, NULL when there is nothing to end (always, outside Darwin: Linux has no
+/// QoS to lend; nice values are not inherited by waiting).
+void *_Nullable csched_qos_override_start(uintptr_t handle);
+
+/// Ends an override `csched_qos_override_start` began.
+void csched_qos_override_end(void *_Nullable token);
+
 /// Whether the calling thread is the process's main thread. Exact (OS thread id == process id on
 /// Linux, pthread_main_np on Darwin), cached per thread after the first call.
 bool csched_is_main_thread(void);
@@ -110,15 +201,33 @@ const char *_Nonnull csched_current_queue_label(void);
 /// The OS thread id (for reports).
 uint64_t csched_os_thread_id(void);
 
-/// Writes the thread's name (pthread_getname_np) into `buffer`; returns false when it has none.
+/// Writes the calling thread's name into `buffer`: the full name the library gave it
+/// (`csched_set_thread_name`), else the system's (pthread_getname_np, at most 15 bytes on Linux).
+/// Returns false when it has none.
 bool csched_thread_name(char *_Nonnull buffer, unsigned long size);
 
-/// Names the calling thread (truncated to the platform's limit: 15 bytes on Linux), so reports and
-/// debuggers show which scheduler a thread belongs to.
+/// Whether the calling thread was named by the library (`csched_set_thread_name`).
+bool csched_thread_has_library_name(void);
+
+/// Names the calling thread, so reports and debuggers show which scheduler a thread belongs to. The
+/// system keeps a truncated copy (15 bytes on Linux, 63 on Darwin); the full name stays in a
+/// thread-local for reports.
 void csched_set_thread_name(const char *_Nonnull name);
 
-/// Whether a Swift object is running its deinit (the Swift runtime's own answer).
+/// Whether an object is running its deinit: the Swift runtime's own answer for Swift-native objects.
+/// Objects whose class is rooted in Objective-C (NSObject subclasses, Darwin only) have no Swift
+/// reference count to read, so the answer for them is false.
 bool csched_object_is_deallocating(const void *_Nonnull object);
+
+/// Whether `object`'s class is Swift-native (always, outside Darwin; on Darwin, rooted in Swift's
+/// own root class rather than NSObject).
+bool csched_object_is_swift_native(const void *_Nonnull object);
+
+/// Raises an Xcode runtime issue (the purple warning: an os_log fault to the
+/// "com.apple.runtime-issues" subsystem, logged on behalf of SwiftUI's image as Xcode requires) with
+/// `message`. Darwin only, looked up with dlsym at run time; does nothing elsewhere or when os_log is
+/// missing.
+void csched_raise_runtime_issue(const char *_Nonnull message);
 
 /// Arms a report to be written to standard error if this thread traps (SIGILL/SIGTRAP) before
 /// `csched_disarm_trap_report`: used around `dispatchPrecondition`, whose failure prints nothing on

@@ -5,6 +5,7 @@
 /// context first, so `scheduler.preconditionIsolated()` means one thing on every scheduler.
 public protocol ExecutorScheduler: SerialScheduler, SerialExecutor {}
 
+@available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
 extension ExecutorScheduler {
     /// Reports a violation when the calling code does not run on this scheduler — debug tier (see
     /// ``SerialScheduler/assertIsolated(_:file:line:)``).

@@ -6,6 +6,10 @@ import Dispatch
 /// objects (and those of its branches' work, which drains through the tree) see each other as "on the
 /// owner". `assumeIsolated` and `preconditionIsolated` work on Linux: they answer from the library's
 /// context token and fall back to `dispatchPrecondition` when the token cannot tell.
+///
+/// Needs macOS 14, iOS 17, tvOS 17, watchOS 10 (or visionOS 1): `ExecutorJob`, the job type executors
+/// receive, arrived there; `checkIsolated()` needs the releases of 2024 (macOS 15, iOS 18).
+@available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
 extension SerialQueueScheduler: ExecutorScheduler {
     /// Runs `job` on the queue.
     ///
@@ -27,11 +31,18 @@ extension SerialQueueScheduler: ExecutorScheduler {
     /// Returns when the calling code runs on this queue (or on a queue that targets it, or inside a
     /// synchronous call made from it).
     ///
-    /// When the library's token cannot confirm that, defers to
+    /// When the library's token cannot confirm that and the calling code may run inside dispatch work
+    /// the library cannot account for (a raw `sync`), defers to
     /// `dispatchPrecondition(condition: .onQueue(queue))`, which knows every case; a failure there stops
-    /// the process silently on Linux, so the report is armed to print first.
+    /// the process silently on Linux, so the report is armed to print first. Elsewhere it reports the
+    /// failure, printed in full, and stops the process without asking.
+    @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
     public func checkIsolated() {
         if isIsolated { return }
+        // Where the library has the evidence itself, report (printed first) without asking.
+        guard CurrentExecution.mayHoldQueuesUnseen else {
+            reportIsolationFailure(executionContext, member: "checkIsolated()")
+        }
         let violation = ConfinementViolation.isolationFailure(executionContext, member: "checkIsolated()")
         _ = executionContext.confirmedByDispatch(elseTrapPrinting: violation.description + "\n")
     }

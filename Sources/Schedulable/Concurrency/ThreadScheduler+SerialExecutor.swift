@@ -13,6 +13,10 @@
 /// `preconditionIsolated` work on Linux too — both inside the actor's jobs and in plain events of the
 /// scheduler. The actor must keep the scheduler alive (store it), and the scheduler must not be shut
 /// down while the actor can still receive calls: a job it rejects is reported, not dropped.
+///
+/// Needs macOS 14, iOS 17, tvOS 17, watchOS 10 (or visionOS 1): `ExecutorJob`, the job type executors
+/// receive, arrived there; `checkIsolated()` needs the releases of 2024 (macOS 15, iOS 18).
+@available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
 extension ThreadScheduler: ExecutorScheduler {
     /// Runs `job` as one of the scheduler's events.
     ///
@@ -33,6 +37,7 @@ extension ThreadScheduler: ExecutorScheduler {
     /// Returns when the calling code runs on this scheduler; otherwise reports a
     /// ``ConfinementViolation/Kind/wrongContext`` violation and stops the process (the report is printed
     /// first — on Linux the runtime's own failure message says nothing about where the code ran).
+    @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
     public func checkIsolated() {
         if isIsolated { return }
         reportIsolationFailure(executionContext, member: "checkIsolated()")

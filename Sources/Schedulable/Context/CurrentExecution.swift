@@ -125,18 +125,36 @@ package enum CurrentExecution {
         }
     }
 
-    /// The OS thread id and name of the calling thread, e.g. `thread 4242 "com.app.business"`.
+    /// The OS thread id and name of the calling thread, e.g. `thread 4242 "com.app.business"` (the
+    /// name as ``ThreadName`` chooses it).
     package static var threadDescription: String {
-        var name = [CChar](repeating: 0, count: 64)
         let tid = csched_os_thread_id()
-        let hasName = name.withUnsafeMutableBufferPointer { buffer in
-            csched_thread_name(buffer.baseAddress!, UInt(buffer.count))
-        }
-        if hasName {
-            let text = name.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-            return "thread \(tid) \"\(text)\""
-        }
-        return "thread \(tid)"
+        guard let name = ThreadName.current else { return "thread \(tid)" }
+        return "thread \(tid) \"\(name)\""
+    }
+
+    /// Whether the calling code may run inside dispatch work that the library did not enter and
+    /// cannot account for — nested in a raw `someQueue.sync {}` that only libdispatch can see, where
+    /// a queue the library does not see may be held further up the thread.
+    ///
+    /// `false` — the library has the evidence itself — when the current dispatch queue is none or a
+    /// global (root) queue (a plain thread, a thread scheduler, a global queue's worker), the main queue,
+    /// or the queue of the innermost frame a library scheduler pushed (the library entered it itself).
+    /// `true` for a foreign queue, and for a library queue reached without a frame of its own (raw
+    /// work, or a raw `sync`). Reports then ask `dispatchPrecondition` first; otherwise they are printed
+    /// before anything can trap — under Xcode's debugger a trap inside libdispatch stops the process
+    /// before a report armed for the signal handler prints.
+    ///
+    /// Known blind spot (documented in the Threading Model article): raw work on a queue owner that
+    /// calls `DispatchQueue.global().sync {}` leaves the current queue a root queue, so an access in it
+    /// is reported although the owner is blocked.
+    package static var mayHoldQueuesUnseen: Bool {
+        let label = String(cString: csched_current_queue_label())
+        if label.isEmpty || label.hasPrefix("com.apple.root.") { return false }
+        guard let queueContext = libraryQueueContext() else { return true }
+        if queueContext.kind == .main { return false }
+        guard let raw = csched_top_frame()?.pointee.context else { return true }
+        return Unmanaged<ExecutionContext>.fromOpaque(raw).takeUnretainedValue() !== queueContext
     }
 
     /// The library context of the dispatch queue running the calling code (or of a queue it targets).

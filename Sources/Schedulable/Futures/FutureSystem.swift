@@ -1,5 +1,3 @@
-import Synchronization
-
 /// The process-wide settings of futures: STMQ's `setDefaultEntanglementLevel:` and
 /// `logWhenWaitingIsRequired:`.
 ///
@@ -7,7 +5,7 @@ import Synchronization
 /// made afterwards, the note switch to waits that begin afterwards.
 public enum FutureSystem {
     private static let defaultLevel = ScheduleLock(EntanglementLevel.unlimited)
-    private static let logsWaits = Atomic<Bool>(true)
+    private static let logsWaits = AtomicCell(1)
 
     /// The ``EntanglementLevel`` of new root futures — STMQ's `setDefaultEntanglementLevel:`. Default:
     /// ``EntanglementLevel/unlimited``.
@@ -38,7 +36,7 @@ public enum FutureSystem {
     /// handler prints them, the log handler logs each call site once with repeat counts, `.off` ignores
     /// them). Turn it off when waiting is expected.
     public static var logsWhenWaitingIsRequired: Bool {
-        get { logsWaits.load(ordering: .relaxed) }
-        set { logsWaits.store(newValue, ordering: .relaxed) }
+        get { logsWaits.loadRelaxed() != 0 }
+        set { logsWaits.storeRelaxed(newValue ? 1 : 0) }
     }
 }

@@ -131,7 +131,7 @@ public final class ScheduledFuture<Value: Sendable>: Sendable {
             reportDeadlock(callSite: CodeLocation(file: file, line: line))
             throw FutureError(reason: .wouldDeadlock, schedulerLabel: scheduler.label, createdAt: createdAt)
         }
-        CallerWait.wait { blockedCaller, wake in
+        CallerWait.wait(lendingQoSTo: (scheduler as? ThreadScheduler)?.loop) { blockedCaller, wake in
             let waits = state.withLock { state -> Bool in
                 if state.result != nil { return false }
                 if let blockedCaller, !state.started, state.blockedCaller == nil {
@@ -232,7 +232,7 @@ public final class ScheduledFuture<Value: Sendable>: Sendable {
             scheduler.executionContext.run { job.run() }
             return
         }
-        CallerWait.wait { blockedCaller, wake in
+        CallerWait.wait(lendingQoSTo: (scheduler as? ThreadScheduler)?.loop) { blockedCaller, wake in
             // Before the submission, so that the work always runs on a blocked caller's behalf.
             if let blockedCaller { state.withLock { $0.blockedCaller = blockedCaller } }
             onComplete { _ in wake() }

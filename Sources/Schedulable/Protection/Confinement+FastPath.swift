@@ -1,5 +1,4 @@
 import CSchedulableContext
-import Synchronization
 
 /// The fast path of every check, written once: one relaxed atomic load of the owner's id, one TLS load
 /// of the thread's token, one compare. Everything else runs only when they differ.
@@ -11,7 +10,7 @@ extension Confinement {
     @inlinable
     @inline(__always)
     var _passesFastPath: Bool {
-        _fastOwnerID.load(ordering: .relaxed) == UInt(csched_current_id())
+        AtomicWord.loadRelaxed(firstIn: self) == UInt(csched_current_id())
     }
 
     /// Checks a box's accessor (`value`, `object`) at the always-on tier: the fast path inline, the rest

@@ -1,5 +1,4 @@
 import CSchedulableContext
-import Synchronization
 
 /// The ownership record of one protected object: its owner (or "detached"), its options, and where it was
 /// bound.
@@ -24,11 +23,12 @@ import Synchronization
 /// - ``init(owner:file:line:)``: bound now, to `owner`; the bind site is recorded for reports.
 /// - ``detached(file:line:)``: bound on the first checked use, to the context that use runs in.
 /// - ``handOff(to:file:line:)`` and ``detach(file:line:)``: explicit transfers, made from the owner.
-public final class Confinement: Sendable {
+public final class Confinement {
     /// The owner's context id, read by the fast path (see ``_passesFastPath``); a sentinel while the
-    /// binding is not settled, so that every check takes the slow path.
+    /// binding is not settled, so that every check takes the slow path. It must stay the first stored
+    /// property: ``AtomicWord`` finds it there.
     @usableFromInline
-    let _fastOwnerID: Atomic<UInt>
+    var _fastOwnerID: AtomicWord
 
     private let binding: ScheduleLock<ProtectionBinding>
     package let options: ErasedConfinementOptions
@@ -103,10 +103,14 @@ public final class Confinement: Sendable {
             // Nothing to match: property entries only matter where wrappers check.
             binding.resolvedProperties = ErasedConfinementOptions.ResolvedProperties()
         }
-        self._fastOwnerID = Atomic(binding.fastID)
+        self._fastOwnerID = AtomicWord(binding.fastID)
         self.binding = ScheduleLock(binding)
         self.options = options
         self.capturedHandler = ConfinementSystem.scopedHandler
+        assert(
+            AtomicWord.loadRelaxed(firstIn: self) == binding.fastID,
+            "Confinement._fastOwnerID must be the class's first stored property (see AtomicWord)"
+        )
     }
 
     /// Runs `body` on the binding under the lock, then publishes its new ``ProtectionBinding/fastID``
@@ -116,7 +120,7 @@ public final class Confinement: Sendable {
             let before = binding.fastID
             let result = body(&binding)
             let after = binding.fastID
-            if after != before { _fastOwnerID.store(after, ordering: .releasing) }
+            if after != before { AtomicWord.storeReleasing(after, firstIn: self) }
             return result
         }
     }
@@ -205,3 +209,7 @@ public final class Confinement: Sendable {
         }
     }
 }
+
+// `_fastOwnerID` is the one mutable stored property: it is only read and written through
+// AtomicWord's atomic functions; the binding is behind its lock and the rest is immutable.
+extension Confinement: @unchecked Sendable {}

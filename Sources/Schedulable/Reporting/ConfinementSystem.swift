@@ -19,7 +19,8 @@ public enum ConfinementSystem {
     public static let jsonLinesEnvironmentVariable = "SCHEDULE_PROTECTION_JSONL"
 
     /// Whether the debug-tier checks (`@Confined`, `assertIsolated()`) were compiled into
-    /// this build of the library: debug builds, or release builds with the `ReleaseChecks` trait.
+    /// this build of the library: debug builds, or release builds with the `ReleaseChecks` trait (or
+    /// `SCHEDULABLE_RELEASE_CHECKS=1` when the manifest was evaluated).
     public static var debugChecksCompiledIn: Bool {
         #if SCHEDULABLE_CHECKS
         return true

@@ -1,5 +1,10 @@
+import CSchedulableContext
+
 /// Prints each distinct violation (per type and member; a note per call site) to standard error once,
 /// then counts repeats, printing the count again each time it doubles so a hot loop cannot flood the log.
+///
+/// On Apple platforms the handler that writes to standard error also raises each entry as an Xcode
+/// runtime issue (the purple warning in the editor and the Issue navigator), with the same text.
 public final class LogViolationHandler: ConfinementViolationHandler {
     private struct Key: Hashable {
         var kind: ConfinementViolation.Kind
@@ -11,17 +16,30 @@ public final class LogViolationHandler: ConfinementViolationHandler {
 
     private let counts = ScheduleLock<[Key: Int]>([:])
     private let output: @Sendable (String) -> Void
+    /// Whether entries also become Xcode runtime issues (Apple platforms; a no-op elsewhere).
+    private let raisesRuntimeIssues: Bool
 
-    /// Creates a handler that writes to standard error.
+    /// Creates a handler that writes to standard error (and, on Apple platforms, raises Xcode runtime
+    /// issues).
     public convenience init() {
-        self.init(output: { StandardError.write($0) })
+        self.init(output: { StandardError.write($0) }, raisesRuntimeIssues: true)
     }
 
-    /// Creates a handler that writes its lines to `output` (for tests and custom sinks).
+    /// Creates a handler that writes its lines to `output` (for tests and custom sinks), and nowhere else.
     ///
     /// - Parameter output: Receives each log entry, newline-terminated.
-    public init(output: @escaping @Sendable (String) -> Void) {
+    public convenience init(output: @escaping @Sendable (String) -> Void) {
+        self.init(output: output, raisesRuntimeIssues: false)
+    }
+
+    private init(output: @escaping @Sendable (String) -> Void, raisesRuntimeIssues: Bool) {
         self.output = output
+        self.raisesRuntimeIssues = raisesRuntimeIssues
+    }
+
+    private func emit(_ entry: String) {
+        output(entry)
+        if raisesRuntimeIssues { csched_raise_runtime_issue(entry) }
     }
 
     /// Logs `violation` the first time its type and member are seen, then at counts 2, 4, 8, ….
@@ -37,14 +55,14 @@ public final class LogViolationHandler: ConfinementViolationHandler {
             return counts[key]!
         }
         if count == 1 {
-            output(violation.description + "\n")
+            emit(violation.description + "\n")
         } else if count & (count - 1) == 0 {
             if violation.tier == .note {
                 let place = violation.callSite.map { " at \($0)" } ?? ""
                 let again = violation.kind == .waitingRequired ? "had to wait again" : "\(violation.kind) again"
-                output("Schedulable: note: \(violation.qualifiedMember) \(again)\(place) (\(count) times so far)\n")
+                emit("Schedulable: note: \(violation.qualifiedMember) \(again)\(place) (\(count) times so far)\n")
             } else {
-                output("Schedulable: \(violation.qualifiedMember) used outside its owner again (\(count) times so far)\n")
+                emit("Schedulable: \(violation.qualifiedMember) used outside its owner again (\(count) times so far)\n")
             }
         }
     }

@@ -5,6 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import CSchedulableContext
 
 /// Handles each violation at the level a ``ConfinementPolicy`` gives it: the process-wide default
 /// handler, and what the `SCHEDULE_PROTECTION` environment variable installs.
@@ -39,11 +40,15 @@ public final class PolicyViolationHandler: ConfinementViolationHandler {
     public static let fullReportsPerSite = 16
     private let output: @Sendable (String) -> Void
 
-    /// Creates a handler that writes to standard error.
+    /// Creates a handler that writes to standard error — and, on Apple platforms, raises each entry as
+    /// an Xcode runtime issue (the purple warning), like ``LogViolationHandler``.
     ///
     /// - Parameter policy: Decides each violation's level.
     public convenience init(_ policy: ConfinementPolicy) {
-        self.init(policy, output: { StandardError.write($0) })
+        self.init(policy, output: { entry in
+            StandardError.write(entry)
+            csched_raise_runtime_issue(entry)
+        })
     }
 
     /// Creates a handler that writes its lines to `output` (for tests and custom sinks).

@@ -1,6 +1,5 @@
 import CSchedulableContext
 import Dispatch
-import Synchronization
 
 /// A scheduler backed by a serial `DispatchQueue`: a *tree* (a serial queue for one subsystem, with its
 /// own QoS) or a *branch* (a queue that targets a tree or another branch).
@@ -37,7 +36,7 @@ public final class SerialQueueScheduler: SerialScheduler {
     /// Whether the queue came from elsewhere (wrapped) and its exclusion must be watched.
     private let watchesExclusion: Bool
     /// Counts work in flight on a wrapped foreign queue, to catch a queue that is not serial after all.
-    private let inFlight = Atomic<Int>(0)
+    private let inFlight = AtomicCell()
 
     /// Creates a tree: a new serial queue with its own label and QoS.
     ///
@@ -151,8 +150,8 @@ public final class SerialQueueScheduler: SerialScheduler {
     }
 
     private func runWatchingExclusion(_ work: () -> Void) {
-        let running = inFlight.add(1, ordering: .acquiringAndReleasing).newValue
-        defer { inFlight.subtract(1, ordering: .acquiringAndReleasing) }
+        let running = inFlight.add(1)
+        defer { inFlight.subtract(1) }
         if running > 1 {
             ScheduleReporting.report(
                 ConfinementViolation(

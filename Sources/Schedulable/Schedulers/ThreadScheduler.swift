@@ -44,20 +44,29 @@ public final class ThreadScheduler: SerialScheduler {
     let loop: ThreadSchedulerLoop
     private let requestedQoS: ScheduleLock<DispatchQoS.QoSClass>
 
+    /// The stack size a scheduler's thread gets unless its initializer says otherwise: 8 MiB, the
+    /// usual Linux default and Darwin's main-thread size, on every platform — Darwin gives secondary
+    /// threads only 512 KiB, and code tested on Linux must not overflow it on a phone.
+    public static let defaultStackSize = 8 << 20
+
     /// Creates a scheduler and starts its thread.
     ///
     /// - Parameters:
     ///   - label: A reverse-DNS label, e.g. `com.app.business`, used in reports and as the thread name.
-    ///   - qos: The thread's priority class. On Linux it becomes the thread's nice value (`.utility` 5,
+    ///   - qos: The thread's priority class. On Darwin the thread is created with it
+    ///     (`pthread_attr_set_qos_class_np`). On Linux it becomes the thread's nice value (`.utility` 5,
     ///     `.background` 10; `.userInitiated` and `.userInteractive` ask for a negative value, which the
     ///     system grants only to privileged processes — otherwise the thread keeps the default).
-    public init(label: String, qos: DispatchQoS.QoSClass = .default) {
+    ///   - stackSize: The thread's stack size in bytes, rounded up to the page size and the system's
+    ///     minimum; ``defaultStackSize`` (8 MiB) on every platform unless you choose.
+    public init(label: String, qos: DispatchQoS.QoSClass = .default, stackSize: Int = ThreadScheduler.defaultStackSize) {
+        precondition(stackSize > 0, "ThreadScheduler(label:qos:stackSize:): the stack size must be positive, not \(stackSize)")
         let context = ExecutionContext(label: label, parent: nil, kind: .threadScheduler, id: UInt(csched_next_id()))
         self.label = label
         self.executionContext = context
         self.loop = ThreadSchedulerLoop(context: context)
         self.requestedQoS = ScheduleLock(qos)
-        loop.start(threadName: label) {
+        loop.start(threadName: label, stackSize: stackSize, qosClass: Self.qosClassValue(qos)) {
             _ = Self.applyToCurrentThread(qos)
         }
         SchedulerRegistry.register(self)
@@ -122,7 +131,7 @@ public final class ThreadScheduler: SerialScheduler {
         return try withoutActuallyEscaping(body) { (escapable) throws(E) -> T in
             let call = SyncCall(body: escapable)
             let context = executionContext
-            CallerWait.wait { blockedCaller, wake in
+            CallerWait.wait(lendingQoSTo: loop) { blockedCaller, wake in
                 submit(member: "sync(_:)", file: file, line: line) {
                     if let blockedCaller {
                         context.run(onBehalfOf: blockedCaller) { call.run() }
@@ -163,14 +172,14 @@ public final class ThreadScheduler: SerialScheduler {
     /// Changes the thread's priority class — for instance to raise the cluster of services of the
     /// account the user is looking at above the others.
     ///
-    /// - Parameter qos: The new priority class (see ``init(label:qos:)`` for the Linux mapping).
+    /// - Parameter qos: The new priority class (see ``init(label:qos:stackSize:)`` for the Linux mapping).
     /// - Returns: Whether the operating system applied it (raising above the default needs privileges
     ///   on Linux).
     @discardableResult
     public func setQoS(_ qos: DispatchQoS.QoSClass) -> Bool {
         requestedQoS.withLock { $0 = qos }
         #if os(Linux)
-        return setpriority(__priority_which_t(PRIO_PROCESS.rawValue), id_t(loop.osThreadID.load(ordering: .acquiring)), Self.niceValue(for: qos)) == 0
+        return setpriority(__priority_which_t(PRIO_PROCESS.rawValue), id_t(loop.osThreadID.loadAcquiring()), Self.niceValue(for: qos)) == 0
         #else
         // Darwin sets a thread's QoS class only from the thread itself.
         perform { _ = Self.applyToCurrentThread(qos) }
@@ -189,6 +198,19 @@ public final class ThreadScheduler: SerialScheduler {
         }
     }
 
+    /// The Darwin `qos_class_t` value of a priority class (stable ABI values, spelled out so the
+    /// Linux build computes the same thing).
+    static func qosClassValue(_ qos: DispatchQoS.QoSClass) -> UInt32 {
+        switch qos {
+        case .userInteractive: return 0x21
+        case .userInitiated: return 0x19
+        case .default: return 0x15
+        case .utility: return 0x11
+        case .background: return 0x09
+        default: return 0
+        }
+    }
+
     private static func applyToCurrentThread(_ qos: DispatchQoS.QoSClass) -> Bool {
         #if os(Linux)
         return setpriority(__priority_which_t(PRIO_PROCESS.rawValue), id_t(csched_os_thread_id()), niceValue(for: qos)) == 0
@@ -202,5 +224,5 @@ public final class ThreadScheduler: SerialScheduler {
     // MARK: Introspection (package)
 
     /// The OS thread id of the scheduler's thread (for tests that read its CPU time).
-    package var osThreadID: UInt64 { loop.osThreadID.load(ordering: .acquiring) }
+    package var osThreadID: UInt64 { UInt64(loop.osThreadID.loadAcquiring()) }
 }

@@ -1,6 +1,5 @@
 import CSchedulableContext
 import Dispatch
-import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -50,15 +49,13 @@ final class ThreadSchedulerLoop: @unchecked Sendable {
     private var batchIndex = 0
 
     /// The loop thread's never-reused unique id, 0 until the thread starts.
-    private let loopThreadID = Atomic<UInt>(0)
+    private let loopThreadID = AtomicCell()
     /// The loop thread's OS thread id, 0 until the thread starts.
-    let osThreadID = Atomic<UInt64>(0)
+    let osThreadID = AtomicCell()
 
-    #if canImport(Darwin)
-    private var thread: pthread_t?
-    #else
-    private var thread = pthread_t()
-    #endif
+    /// The loop thread's pthread handle (`csched_thread_start`). Written by `start` before the
+    /// scheduler's initializer returns, read only after it (to join, or to lend a waiter's QoS).
+    private(set) var threadHandle: UInt = 0
 
     init(context: ExecutionContext) {
         self.context = context
@@ -68,22 +65,20 @@ final class ThreadSchedulerLoop: @unchecked Sendable {
 
     // MARK: Thread lifecycle
 
-    /// Starts the loop thread; `onThreadStart` runs on it first (to set its priority).
-    func start(threadName: String, onThreadStart: @escaping @Sendable () -> Void) {
+    /// Starts the loop thread with a stack of `stackSize` bytes and (Darwin) the QoS class
+    /// `qosClass` (a `qos_class_t` value); `onThreadStart` runs on it first (to set its priority).
+    func start(
+        threadName: String, stackSize: Int, qosClass: UInt32, onThreadStart: @escaping @Sendable () -> Void
+    ) {
         let retained = Unmanaged.passRetained(
             StartInfo(loop: self, threadName: threadName, onThreadStart: onThreadStart)
         )
-        #if canImport(Darwin)
-        let result = pthread_create(&thread, nil, { raw in
-            ThreadSchedulerLoop.threadEntry(raw)
-            return nil
-        }, retained.toOpaque())
-        #else
-        let result = pthread_create(&thread, nil, { raw in
+        var handle: UInt = 0
+        let result = csched_thread_start(&handle, { raw in
             ThreadSchedulerLoop.threadEntry(raw!)
             return nil
-        }, retained.toOpaque())
-        #endif
+        }, retained.toOpaque(), stackSize, qosClass)
+        threadHandle = handle
         if result != 0 {
             retained.release()
             fatalError("Schedulable: ThreadScheduler \"\(context.label)\": pthread_create failed with error \(result)")
@@ -91,7 +86,7 @@ final class ThreadSchedulerLoop: @unchecked Sendable {
         // Wait until the thread knows who it is, so that `isOnLoopThread` and the thread id are
         // exact from the moment the initializer returns.
         exitMutex.withLock {
-            while loopThreadID.load(ordering: .acquiring) == 0 { exitCondition.wait(on: exitMutex) }
+            while loopThreadID.loadAcquiring() == 0 { exitCondition.wait(on: exitMutex) }
         }
     }
 
@@ -112,9 +107,9 @@ final class ThreadSchedulerLoop: @unchecked Sendable {
         csched_set_thread_name(info.threadName)
         info.onThreadStart()
         pthread_setspecific(currentLoopKey, Unmanaged.passUnretained(loop).toOpaque())
-        loop.osThreadID.store(csched_os_thread_id(), ordering: .releasing)
+        loop.osThreadID.storeReleasing(UInt(truncatingIfNeeded: csched_os_thread_id()))
         loop.exitMutex.withLock {
-            loop.loopThreadID.store(UInt(csched_thread_unique_id()), ordering: .releasing)
+            loop.loopThreadID.storeReleasing(UInt(csched_thread_unique_id()))
             loop.exitCondition.broadcast()
         }
         loop.runLoop()
@@ -129,7 +124,7 @@ final class ThreadSchedulerLoop: @unchecked Sendable {
 
     /// Whether the calling code runs on this loop's thread.
     var isOnLoopThread: Bool {
-        loopThreadID.load(ordering: .relaxed) == UInt(csched_thread_unique_id())
+        loopThreadID.loadRelaxed() == UInt(csched_thread_unique_id())
     }
 
     /// The loop that owns the calling thread, if the calling thread is a thread scheduler's.
@@ -221,7 +216,11 @@ final class ThreadSchedulerLoop: @unchecked Sendable {
         batchIndex += 1
         // `outer: nil`: an event pumped during a synchronous wait must not inherit the waiting
         // event's chain (a queue's `sync` frame, a blocked caller's contexts) — it is separate work.
+        // In an autorelease pool (Darwin), so Objective-C objects the event autoreleased are freed
+        // when it ends, not when the thread does.
+        let pool = csched_autorelease_pool_push()
         context._run(outer: nil, event)
+        csched_autorelease_pool_pop(pool)
         return true
     }
 
@@ -252,11 +251,7 @@ final class ThreadSchedulerLoop: @unchecked Sendable {
         // the handlers run arbitrary code.
         for work in cancelled { work.cancelBecauseSchedulerStopped(owner: context.description, reason: Self.shutdownReason) }
         if joinsHere {
-            #if canImport(Darwin)
-            pthread_join(thread!, nil)
-            #else
-            pthread_join(thread, nil)
-            #endif
+            csched_thread_join(threadHandle)
         } else if waits && !isOnLoopThread {
             exitMutex.withLock {
                 while !hasExited { exitCondition.wait(on: exitMutex) }

@@ -3,7 +3,6 @@ import Dispatch
 import Foundation
 import Schedulable
 import Testing
-import Synchronization
 
 /// Records violations in memory so reporting paths are tested in-process.
 final class ViolationRecorder: ConfinementViolationHandler, @unchecked Sendable {

@@ -12,11 +12,23 @@ import CSchedulableContext
 enum CallerWait {
     /// Starts something with `start` and returns once it has called `wake`.
     ///
+    /// While it waits, the caller lends its QoS to `target`'s thread when that is higher (Darwin:
+    /// `pthread_override_qos_class_start_np`), so a user-interactive caller does not wait at a utility
+    /// thread's pace — what libdispatch does for `DispatchQueue.sync`. Linux has no QoS to lend: the
+    /// thread keeps its own nice value while the caller waits.
+    ///
+    /// - Parameter target: The thread scheduler loop that runs the work, when there is one.
     /// - Parameter start: Sets the work off. It receives the blocked caller's token — `nil` when the
     ///   caller pumps its loop instead of blocking, and then nothing may run on its behalf — and the
     ///   closure to call (once, from any thread) when the work is done. The token is valid until
     ///   `wake` is called, never after: work must stop using it before it wakes the caller.
-    static func wait(_ start: (_ blockedCaller: BlockedCallerToken?, _ wake: @escaping @Sendable () -> Void) -> Void) {
+    static func wait(
+        lendingQoSTo target: ThreadSchedulerLoop? = nil,
+        _ start: (_ blockedCaller: BlockedCallerToken?, _ wake: @escaping @Sendable () -> Void) -> Void
+    ) {
+        // Not into a loop that was shut down: its thread may be gone, and with it the handle.
+        let qosOverride = target.flatMap { $0.isShutDown ? nil : csched_qos_override_start(uintptr_t($0.threadHandle)) }
+        defer { csched_qos_override_end(qosOverride) }
         if let callerLoop = ThreadSchedulerLoop.current,
             csched_top_frame()?.pointee.context_id == callerLoop.context.id
         {
