@@ -61,6 +61,16 @@ struct FutureEntanglementTests {
         }
     }
 
+    @Test func aChainOfFiveMapsQueuesSixTwoOrNoEventsAtLevelsUnlimitedTwoAndZero() throws {
+        for _ in 0..<100 {
+            #expect(try chain(maps: 5, rootLevel: nil) == (5, 6))
+            #expect(try chain(maps: 5, rootLevel: .limited(2)) == (5, 2))
+            FutureSystem.defaultEntanglementLevel = .limited(0)
+            defer { FutureSystem.defaultEntanglementLevel = .unlimited }
+            #expect(try chain(maps: 5, rootLevel: nil) == (5, 0))
+        }
+    }
+
     @Test func atLevel0NothingIsQueuedAndEveryFutureIsCompleteOnReturn() throws {
         FutureSystem.defaultEntanglementLevel = .limited(0)
         defer { FutureSystem.defaultEntanglementLevel = .unlimited }

@@ -103,3 +103,37 @@ struct ReportSinkTests {
         #expect(objects.map { $0["level"] as? String } == ["warn", "warn", "warn", "off", "warn"])
     }
 }
+
+/// Reports keep their fixed shape whatever user code names things.
+@Suite("Report shape")
+struct ReportShapeTests {
+    @Test func labelsWithLineBreaksControlCharactersOrGreatLengthAreEscaped() {
+        let evil = "com.app\nfake line\r\u{1B}[31mred\u{7}\t\u{2028}end"
+        let violation = ConfinementViolation(
+            kind: .wrongContext, tier: .assert, objectType: "Type\nWith\nLines", member: "run(\n)",
+            expectedOwner: "queue \"\(evil)\"", actualContext: String(repeating: "x", count: 5_000),
+            callSite: CodeLocation(fileID: "App/A.swift", line: 1), detail: evil
+        )
+        let lines = violation.description.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.count == 7)   // header, object, member, expected owner, actual context, call site, detail
+        #expect(lines[0] == "Schedulable: Type\\nWith\\nLines.run(\\n) used outside its owner")
+        #expect(lines[3] == "  expected owner:  queue \"com.app\\nfake line\\r\\u{1B}[31mred\\u{7}\\t\\u{2028}end\"")
+        #expect(lines[4].hasSuffix("… (4019 more characters)"))
+        #expect(lines.allSatisfy { $0.count <= 1_030 })
+        #expect(!violation.description.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" })
+    }
+
+    @Test func anOrdinaryReportIsUnchanged() {
+        let violation = ConfinementViolation(
+            kind: .wrongContext, tier: .assert, objectType: "UploadQueue", member: "enqueue(_:)",
+            expectedOwner: "queue \"com.app.uploads\"", actualContext: "main thread"
+        )
+        #expect(violation.description == """
+            Schedulable: UploadQueue.enqueue(_:) used outside its owner
+              object:          UploadQueue
+              member:          enqueue(_:)
+              expected owner:  queue "com.app.uploads"
+              actual context:  main thread
+            """)
+    }
+}

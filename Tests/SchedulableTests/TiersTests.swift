@@ -177,14 +177,43 @@ struct SchedulerInputTests {
         #expect(throws: ScheduleRejection.self) { try ClosedScheduler().trySchedule {} }
     }
 
-    @Test func rejectedWorkIsReportedBySchedule() async {
-        await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+    /// Fire-and-forget work that is rejected follows the handler: a log handler reports it (with the
+    /// call site) and the process goes on — teardown never crashes a build that did not ask for a trap.
+    @Test func rejectedWorkIsReportedAndDroppedUnderALogHandler() async {
+        await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
             ConfinementSystem.bootstrap(.log)
             ClosedScheduler().schedule {}
+            StandardError.write("still running\n")
         }.map { result in
             let stderr = standardErrorText(result)
             #expect(stderr.contains("work rejected by scheduler \"test.closed\""))
             #expect(stderr.contains("was shut down and no longer accepts work"))
+            #expect(stderr.contains("call site:       SchedulableTests/TiersTests.swift:"))
+            #expect(stderr.contains("still running"))
+        }
+    }
+
+    @Test func rejectedWorkTrapsUnderATrapLevel() async {
+        await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            ConfinementSystem.bootstrap(policy: ConfinementPolicy(default: .trap))
+            ClosedScheduler().schedule {}
+        }.map { result in
+            #expect(standardErrorText(result).contains("work rejected by scheduler \"test.closed\""))
+        }
+    }
+
+    /// A call that needs the work's result cannot go on without it: a rejected `sync` stops the process
+    /// whatever the handler.
+    @Test func aRejectedSyncStopsTheProcessEvenUnderALogHandler() async {
+        await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            ConfinementSystem.bootstrap(.log)
+            let scheduler = ThreadScheduler(label: "exit.rejected.sync")
+            scheduler.shutdown()
+            _ = scheduler.sync { 1 }
+        }.map { result in
+            let stderr = standardErrorText(result)
+            #expect(stderr.contains("work rejected by thread scheduler \"exit.rejected.sync\""))
+            #expect(stderr.contains("member:          sync(_:)"))
         }
     }
 }

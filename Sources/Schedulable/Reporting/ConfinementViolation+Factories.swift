@@ -39,13 +39,17 @@ extension ConfinementViolation {
     ///   - detail: Why it was rejected and what to do.
     ///   - object: The protected object the work was for, if any.
     ///   - ownerBoundAt: Where that object was bound.
+    ///   - tier: ``ConfinementViolation/Tier/assert`` (the default) for work that is fire-and-forget: the
+    ///     handler decides — a trap level stops, a warning level reports and the work is dropped, so a
+    ///     release build tearing down never crashes unless asked to. ``ConfinementViolation/Tier/precondition``
+    ///     for a call that cannot go on without the work's result (`sync`, `run`).
     package static func rejectedWork(
         member: String, owner: String, callSite: CodeLocation?, detail: String,
-        object: AnyObject? = nil, ownerBoundAt: CodeLocation? = nil
+        object: AnyObject? = nil, ownerBoundAt: CodeLocation? = nil, tier: Tier = .assert
     ) -> ConfinementViolation {
         var violation = ConfinementViolation(
             kind: .rejectedWork,
-            tier: .precondition,
+            tier: tier,
             member: member,
             expectedOwner: owner,
             actualContext: CurrentExecution.description,

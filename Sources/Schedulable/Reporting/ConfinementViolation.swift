@@ -139,6 +139,38 @@ public struct ConfinementViolation: Sendable, CustomStringConvertible {
         if let ownerBoundAt { lines.append("  owner bound at:  \(ownerBoundAt)") }
         if let callSite { lines.append("  call site:       \(callSite)") }
         if let detail { lines.append("  detail:          \(detail)") }
-        return lines.joined(separator: "\n")
+        // Labels, names and details come from user code: escaped, every line keeps its one line.
+        return lines.map(Self.escapedReportLine).joined(separator: "\n")
+    }
+
+    /// The longest a report line may be before it is cut (a label of megabytes must not flood a log).
+    static let reportLineLimit = 1_000
+
+    /// `line` with control characters and line separators escaped (`\n`, `\r`, `\t`, `\u{1B}`) and cut
+    /// to ``reportLineLimit`` characters, so that a report always has its fixed shape.
+    static func escapedReportLine(_ line: String) -> String {
+        var escaped = ""
+        var count = 0
+        var scalars = line.unicodeScalars.makeIterator()
+        while let scalar = scalars.next() {
+            let piece: String
+            switch scalar {
+            case "\n": piece = "\\n"
+            case "\r": piece = "\\r"
+            case "\t": piece = "\\t"
+            case _ where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
+                || scalar.value == 0x2028 || scalar.value == 0x2029:
+                piece = "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+            default: piece = String(scalar)
+            }
+            if count + piece.count > reportLineLimit {
+                var rest = 1
+                while scalars.next() != nil { rest += 1 }
+                return escaped + "… (\(rest) more characters)"
+            }
+            escaped += piece
+            count += piece.count
+        }
+        return escaped
     }
 }

@@ -160,7 +160,8 @@ extension SerialScheduler {
         do {
             try arm(work)
         } catch {
-            // The handle says the work will never run; the report (precondition tier) says why.
+            // The handle says the work will never run; the report says why (the handler decides
+            // whether that stops the process, as for `schedule`).
             work.cancel()
             ScheduleReporting.report(
                 .rejectedWork(

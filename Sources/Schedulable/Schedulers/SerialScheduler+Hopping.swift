@@ -31,13 +31,15 @@ extension SerialScheduler {
     ) async throws(E) -> T {
         if isIsolated { return try body() }
         let result: Result<T, E> = await withCheckedContinuation { continuation in
-            schedule({
+            // No result without the work: a rejection stops the process (precondition tier) rather than
+            // leave the task suspended forever.
+            submit(member: "run(_:)", file: file, line: line, tier: .precondition) {
                 do throws(E) {
                     continuation.resume(returning: .success(try body()))
                 } catch {
                     continuation.resume(returning: .failure(error))
                 }
-            }, file: file, line: line)
+            }
         }
         return try result.get()
     }

@@ -38,8 +38,10 @@ extension SerialScheduler {
     /// Submits `work` to run later on this scheduler; a rejection is reported, never dropped silently.
     ///
     /// A scheduler that was shut down rejects work: the rejection goes to the violation handler as a
-    /// ``ConfinementViolation/Kind/rejectedWork`` report (a trap by default in debug builds). Use
-    /// ``trySchedule(_:)`` to handle the rejection yourself.
+    /// ``ConfinementViolation/Kind/rejectedWork`` report, with the call site, and the handler decides —
+    /// a `trap` level (the debug default) stops the process; a warning level (the release default)
+    /// reports it and the work is dropped, so tearing down never crashes a release build unless asked
+    /// to. Use ``trySchedule(_:)`` to handle the rejection yourself.
     ///
     /// - Parameters:
     ///   - work: The work to run.
@@ -52,9 +54,10 @@ extension SerialScheduler {
     }
 
     /// Submits `work`, reporting a rejection as a ``ConfinementViolation/Kind/rejectedWork`` violation
-    /// made by `member` at the call site.
+    /// made by `member` at the call site, at `tier` (see `ConfinementViolation.rejectedWork`).
     package func submit(
-        member: String, file: StaticString, line: UInt, _ work: @escaping @Sendable () -> Void
+        member: String, file: StaticString, line: UInt, tier: ConfinementViolation.Tier = .assert,
+        _ work: @escaping @Sendable () -> Void
     ) {
         do {
             try trySchedule(work)
@@ -62,7 +65,7 @@ extension SerialScheduler {
             ScheduleReporting.report(
                 .rejectedWork(
                     member: member, owner: executionContext.description,
-                    callSite: CodeLocation(file: file, line: line), detail: error.description
+                    callSite: CodeLocation(file: file, line: line), detail: error.description, tier: tier
                 ),
                 objectHandler: nil
             )

@@ -132,7 +132,7 @@ public final class ThreadScheduler: SerialScheduler {
             let call = SyncCall(body: escapable)
             let context = executionContext
             CallerWait.wait(lendingQoSTo: loop) { blockedCaller, wake in
-                submit(member: "sync(_:)", file: file, line: line) {
+                submit(member: "sync(_:)", file: file, line: line, tier: .precondition) {
                     if let blockedCaller {
                         context.run(onBehalfOf: blockedCaller) { call.run() }
                     } else {
