@@ -22,6 +22,7 @@ _Thread_local uintptr_t csched_tls_current_id = 0;
 _Thread_local const csched_frame *csched_tls_top = NULL;
 _Thread_local int csched_tls_reporting = 0;
 _Thread_local void *csched_tls_probe_slot = NULL;
+_Thread_local uintptr_t csched_tls_publications = 0;
 
 static _Thread_local int csched_tls_main_state = 0;   // 0 unknown, 1 main, 2 not main
 static _Thread_local uintptr_t csched_tls_unique_id = 0;

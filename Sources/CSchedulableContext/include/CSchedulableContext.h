@@ -32,6 +32,7 @@ extern _Thread_local uintptr_t csched_tls_current_id;
 extern _Thread_local const csched_frame *_Nullable csched_tls_top;
 extern _Thread_local int csched_tls_reporting;
 extern _Thread_local void *_Nullable csched_tls_probe_slot;
+extern _Thread_local uintptr_t csched_tls_publications;
 
 /// The innermost context's id on this thread (0 when no library scheduler runs work here and the
 /// thread is not known to be the main thread). One TLS load: the fast path of every check.
@@ -59,6 +60,14 @@ static inline void csched_leave(const csched_frame *_Nonnull frame) {
     csched_tls_top = frame->saved_top;
     csched_tls_current_id = frame->saved_id;
 }
+
+/// How many times this thread has handed work to a library scheduler; never decreases. An object's
+/// construction window (its creating thread may use it before the owner does) closes at the creating
+/// thread's first hand-off after creation: from then on the object can be in use elsewhere.
+static inline uintptr_t csched_publications(void) { return csched_tls_publications; }
+
+/// Counts one hand-off of work by this thread to a library scheduler (see `csched_publications`).
+static inline void csched_note_publication(void) { csched_tls_publications += 1; }
 
 /// The slot a property probe on this thread records into, or NULL when no probe runs.
 static inline void *_Nullable csched_probe_slot(void) { return csched_tls_probe_slot; }

@@ -1,3 +1,4 @@
+import CSchedulableContext
 import Dispatch
 
 /// A queue scheduler can run an actor: return its executor from the actor's `unownedExecutor`.
@@ -18,6 +19,7 @@ extension SerialQueueScheduler: ExecutorScheduler {
         let job = UnownedJob(job)
         let executor = asUnownedSerialExecutor()
         let context = executionContext
+        csched_note_publication()   // a hand-off: it ends this thread's construction windows
         queue.async { context.run { job.runSynchronously(on: executor) } }
     }
 

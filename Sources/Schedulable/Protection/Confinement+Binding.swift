@@ -14,8 +14,11 @@ struct ProtectionBinding: Sendable {
     /// (`object.schedule { }`); `nil` only for a context with no known scheduler.
     var scheduler: (any SerialScheduler)?
     var boundAt: CodeLocation?
-    /// The unique id of the thread that may use the object until the owner first does.
+    /// The unique id of the thread that may use the object until the owner first does, or until that
+    /// thread hands work to a library scheduler, whichever comes first.
     var constructingThread: UInt?
+    /// The constructing thread's hand-off count when the window opened (`csched_publications`).
+    var publicationsAtConstruction: UInt = 0
     /// Which wrappers the options' property entries reach; `nil` until probed.
     var resolvedProperties: ErasedConfinementOptions.ResolvedProperties?
 
@@ -34,9 +37,22 @@ struct ProtectionBinding: Sendable {
         return owner.id
     }
 
-    /// Whether the calling thread is the one still building the object.
-    var isOnConstructingThread: Bool {
-        constructingThread == UInt(csched_thread_unique_id())
+    /// Whether the calling thread is the one still building the object: the thread that created it,
+    /// which has handed no work to a library scheduler since. A hand-off ends the window for good — from
+    /// then on the object can be in use elsewhere, whatever the timing.
+    mutating func isOnConstructingThread() -> Bool {
+        guard let constructingThread, constructingThread == UInt(csched_thread_unique_id()) else { return false }
+        if UInt(csched_publications()) != publicationsAtConstruction {
+            self.constructingThread = nil
+            return false
+        }
+        return true
+    }
+
+    /// Opens the construction window for the calling thread.
+    mutating func openConstructionWindow() {
+        constructingThread = UInt(csched_thread_unique_id())
+        publicationsAtConstruction = UInt(csched_publications())
     }
 
     /// Whether `owner` is the calling code's context; the owner's first use (a check or a query) also
@@ -50,7 +66,7 @@ struct ProtectionBinding: Sendable {
     /// Whether a checked use here and now is legitimate: on the owner (which ends the construction
     /// window) or on the constructing thread.
     mutating func allowsUseHere(by owner: ExecutionContext) -> Bool {
-        ownerIsCurrent(owner) || isOnConstructingThread
+        ownerIsCurrent(owner) || isOnConstructingThread()
     }
 
     /// Binds the object to `newOwner` (or detaches it, with `nil`), ending any construction window.

@@ -13,10 +13,11 @@ import CSchedulableContext
 /// ```
 ///
 /// ## Construct here, use there
-/// An object is often built on one thread for an owner elsewhere. Until the object is first used in
-/// its owner's context, the thread that created the protection may use it freely (its initializer
-/// sets properties and calls methods without reports); the first use from the owner closes that
-/// window for good. Accesses made while the object's `deinit` runs are never reported: the Swift
+/// An object is often built on one thread for an owner elsewhere. The thread that created the
+/// record may use the object freely while it builds it (its initializer sets properties and calls
+/// methods without reports), until — whichever comes first — that thread hands work to a library
+/// scheduler, the owner first uses the object, or ``endConstruction()`` is called. From then on only
+/// the owner passes, whatever the timing. Accesses made while the object's `deinit` runs are never reported: the Swift
 /// runtime says the object is deallocating, and then nothing else can hold a reference to it.
 ///
 /// ## Binding
@@ -97,7 +98,7 @@ public final class Confinement {
             owner: owner, scheduler: scheduler ?? owner.flatMap(SchedulerRegistry.scheduler(for:)), boundAt: boundAt
         )
         if let owner, allowsConstructionWindow, !owner.isIsolated {
-            binding.constructingThread = UInt(csched_thread_unique_id())
+            binding.openConstructionWindow()
         }
         if !(options.hasPropertyEntries && ConfinementSystem.debugChecksCompiledIn) {
             // Nothing to match: property entries only matter where wrappers check.
@@ -183,6 +184,16 @@ public final class Confinement {
     ///   - line: The call site, for reports.
     public func detach(file: StaticString = #fileID, line: UInt = #line) {
         rebind(to: nil, scheduler: nil, member: "detach()", file: file, line: line)
+    }
+
+    /// Ends the construction window now: from here on only the owner passes a check, the thread that
+    /// built the object included.
+    ///
+    /// The window also ends by itself when the owner first uses the object, or when the building thread
+    /// hands any work to a library scheduler (from then on the object can be in use elsewhere). Call
+    /// this where an object is published some other way — stored where another thread can reach it.
+    public func endConstruction() {
+        updateBinding { $0.constructingThread = nil }
     }
 
     /// Binds the object to `scheduler` for good, ending any construction window: for an object that was

@@ -1,3 +1,4 @@
+import CSchedulableContext
 import Dispatch
 
 extension DispatchQueue {
@@ -12,6 +13,7 @@ extension DispatchQueue {
     /// - Returns: What `body` returns.
     func sync<T>(as context: ExecutionContext, _ body: () throws -> T) rethrows -> T {
         if context.isIsolated { return try body() }
+        csched_note_publication()   // a hand-off: it ends this thread's construction windows
         return try BlockedCallerToken.withCurrent { caller in
             try sync { try context.run(onBehalfOf: caller, body) }
         }

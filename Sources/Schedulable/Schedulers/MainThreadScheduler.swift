@@ -26,6 +26,7 @@ public final class MainThreadScheduler: SerialScheduler {
     ///
     /// - Parameter work: The work to run on the main thread.
     public func trySchedule(_ work: @escaping @Sendable () -> Void) throws(ScheduleRejection) {
+        csched_note_publication()   // a hand-off: it ends this thread's construction windows
         let context = executionContext
         DispatchQueue.main.async { context.run(work) }
     }

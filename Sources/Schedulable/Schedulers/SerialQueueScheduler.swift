@@ -129,6 +129,7 @@ public final class SerialQueueScheduler: SerialScheduler {
     ///
     /// - Parameter work: The work to run.
     public func trySchedule(_ work: @escaping @Sendable () -> Void) throws(ScheduleRejection) {
+        csched_note_publication()   // a hand-off: it ends this thread's construction windows
         let context = executionContext
         if watchesExclusion {
             queue.async { self.runWatchingExclusion(work) }

@@ -1,3 +1,4 @@
+import CSchedulableContext
 import Dispatch
 
 /// Work after a delay, at a deadline and every interval, on any scheduler — run inside the
@@ -176,6 +177,7 @@ extension SerialScheduler {
 
     /// Hands `work` to the scheduler's own deadlines, or to the generic timer for other schedulers.
     private func arm(_ work: ScheduledWork) throws(ScheduleRejection) {
+        csched_note_publication()   // a hand-off: it ends this thread's construction windows
         if let scheduler = self as? any DeadlineScheduling {
             try scheduler.armDeadline(work)
         } else {

@@ -1,3 +1,4 @@
+import CSchedulableContext
 /// Something that runs work in one execution context: the main thread, a serial queue, a dedicated thread.
 ///
 /// Objects are bound to a scheduler and checked against it.
@@ -59,6 +60,7 @@ extension SerialScheduler {
         member: String, file: StaticString, line: UInt, tier: ConfinementViolation.Tier = .assert,
         _ work: @escaping @Sendable () -> Void
     ) {
+        csched_note_publication()   // a hand-off: it ends this thread's construction windows
         do {
             try trySchedule(work)
         } catch {

@@ -87,6 +87,7 @@ public final class ThreadScheduler: SerialScheduler {
     /// - Throws: ``ScheduleRejection`` with reason ``ScheduleRejection/Reason/shutDown`` after
     ///   ``shutdown()``.
     public func trySchedule(_ work: @escaping @Sendable () -> Void) throws(ScheduleRejection) {
+        csched_note_publication()   // a hand-off: it ends this thread's construction windows
         guard loop.enqueue(work) else {
             throw ScheduleRejection(reason: .shutDown, schedulerLabel: label)
         }
