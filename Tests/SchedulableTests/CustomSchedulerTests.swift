@@ -2,39 +2,10 @@ import Dispatch
 import Schedulable
 import Testing
 
-/// A custom scheduler as a user writes one: a private serial queue, and a runner it keeps to itself.
-private final class RenderScheduler: SerialScheduler {
-    private let runner: ExecutionContext.Runner
-    private let queue: DispatchQueue
-    var label: String { runner.context.label }
-    var executionContext: ExecutionContext { runner.context }
-
-    init(label: String) {
-        runner = ExecutionContext.Runner(label: label)
-        queue = DispatchQueue(label: label)
-    }
-
-    /// A branch: its queue targets the parent's, so their work never overlaps (the runner contract).
-    init(label: String, branchOf parent: RenderScheduler) {
-        runner = ExecutionContext.Runner(label: label, branchOf: parent.runner)
-        queue = DispatchQueue(label: label, target: parent.queue)
-    }
-
-    func trySchedule(_ work: @escaping @Sendable () -> Void) throws(ScheduleRejection) {
-        let runner = self.runner
-        queue.async { runner.run(work) }
-    }
-
-    /// Runs `body` as one piece of the scheduler's work and waits for it.
-    func runAndWait<T: Sendable>(_ body: @Sendable () -> T) -> T {
-        queue.sync { runner.run(body) }
-    }
-}
-
 @Suite("Custom schedulers run work through a runner only they hold")
 struct CustomSchedulerTests {
     @Test func workRunThroughTheRunnerPassesTheSchedulersChecks() {
-        let render = RenderScheduler(label: "test.render")
+        let render = RunnerScheduler(label: "test.render")
         let recorder = ViolationRecorder()
         let counter = withConfinementViolationHandler(recorder) { Counter(protection: .detached()) }
         for _ in 0..<200 {
@@ -51,7 +22,7 @@ struct CustomSchedulerTests {
     }
 
     @Test func accessOutsideTheRunnersWorkIsReportedEveryTime() {
-        let render = RenderScheduler(label: "test.render.outside")
+        let render = RunnerScheduler(label: "test.render.outside")
         let recorder = ViolationRecorder()
         let counter = withConfinementViolationHandler(recorder) { Counter(protection: .detached()) }
         render.runAndWait { counter.incrementAlways() }   // binds it to the custom scheduler, in every build
@@ -64,8 +35,8 @@ struct CustomSchedulerTests {
     }
 
     @Test func aBranchRunnerHoldsItsParentButNotTheReverse() {
-        let parent = RenderScheduler(label: "test.render.tree")
-        let branch = RenderScheduler(label: "test.render.tree.leaf", branchOf: parent)
+        let parent = RunnerScheduler(label: "test.render.tree")
+        let branch = RunnerScheduler(label: "test.render.tree.leaf", branchOf: parent)
         #expect(branch.executionContext.parent === parent.executionContext)
         let recorder = ViolationRecorder()
         let (parentOwned, branchOwned) = withConfinementViolationHandler(recorder) {

@@ -181,7 +181,7 @@ struct DelayedWorkTests {
     }
 
     @Test func aCustomSchedulerRunsDelayedWorkAndTimersThroughItsRunner() {
-        let scheduler = QueueBackedScheduler(label: "test.delayed.custom")
+        let scheduler = RunnerScheduler(label: "test.delayed.custom")
         let outcomes = LockedList<Bool>()
         let group = DispatchGroup()
         for index in 0..<100 {
@@ -207,25 +207,6 @@ struct DelayedWorkTests {
         pause(milliseconds: 4)
         #expect(outcomes.elements == Array(repeating: true, count: 100))
         #expect(firings.elements == [true, true, true])
-    }
-}
-
-/// A custom scheduler as users write one (see the Schedulers article): delayed work reaches it through
-/// the generic path, `trySchedule` at the deadline.
-private final class QueueBackedScheduler: SerialScheduler {
-    private let runner: ExecutionContext.Runner
-    private let queue: DispatchQueue
-    var label: String { runner.context.label }
-    var executionContext: ExecutionContext { runner.context }
-
-    init(label: String) {
-        runner = ExecutionContext.Runner(label: label)
-        queue = DispatchQueue(label: label)
-    }
-
-    func trySchedule(_ work: @escaping @Sendable () -> Void) throws(ScheduleRejection) {
-        let runner = self.runner
-        queue.async { runner.run(work) }
     }
 }
 

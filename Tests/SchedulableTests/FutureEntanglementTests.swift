@@ -2,27 +2,6 @@ import Dispatch
 @testable import Schedulable
 import Testing
 
-/// A serial scheduler that counts the events it is given: how many futures queued their work.
-private final class CountingScheduler: SerialScheduler {
-    private let runner: ExecutionContext.Runner
-    private let queue: DispatchQueue
-    private let submitted = ScheduleLock(0)
-    var label: String { runner.context.label }
-    var executionContext: ExecutionContext { runner.context }
-
-    init(label: String) {
-        runner = ExecutionContext.Runner(label: label)
-        queue = DispatchQueue(label: label)
-    }
-
-    func trySchedule(_ work: @escaping @Sendable () -> Void) throws(ScheduleRejection) {
-        submitted.withLock { $0 += 1 }
-        let runner = self.runner
-        queue.async { runner.run(work) }
-    }
-
-    var events: Int { submitted.withLock { $0 } }
-}
 
 private struct Failure: Error, Equatable {}
 
@@ -33,7 +12,7 @@ struct FutureEntanglementTests {
     /// A root future and a chain of `maps` maps, at a root level; returns the value and how many of the
     /// chain's futures queued their work as events (the others ran it in the present, complete on return).
     private func chain(maps: Int, rootLevel: EntanglementLevel?) throws -> (value: Int, queued: Int) {
-        let scheduler = CountingScheduler(label: "test.entanglement")
+        let scheduler = RunnerScheduler(label: "test.entanglement")
         var futures = [scheduler.future { 0 }]
         if let rootLevel { #expect(futures[0].setEntanglementLevel(rootLevel)) }
         for _ in 0..<maps {
@@ -75,7 +54,7 @@ struct FutureEntanglementTests {
         FutureSystem.defaultEntanglementLevel = .limited(0)
         defer { FutureSystem.defaultEntanglementLevel = .unlimited }
         for _ in 0..<100 {
-            let scheduler = CountingScheduler(label: "test.entanglement.zero")
+            let scheduler = RunnerScheduler(label: "test.entanglement.zero")
             let root = scheduler.future { scheduler.isIsolated }   // the work still runs on its scheduler
             #expect(root.isPresent)
             let mapped = root.map { $0 ? 1 : 0 }
@@ -88,7 +67,7 @@ struct FutureEntanglementTests {
     }
 
     @Test func changingTheDefaultAffectsOnlyFuturesMadeAfterwards() throws {
-        let scheduler = CountingScheduler(label: "test.entanglement.change")
+        let scheduler = RunnerScheduler(label: "test.entanglement.change")
         let gate = DispatchSemaphore(value: 0)
         scheduler.schedule { gate.wait() }
         let before = scheduler.future { 1 }
@@ -106,7 +85,7 @@ struct FutureEntanglementTests {
 
     @Test func anErrorPassesThroughAStepInThePresentWithoutRunningItsTransform() {
         for _ in 0..<100 {
-            let scheduler = CountingScheduler(label: "test.entanglement.error")
+            let scheduler = RunnerScheduler(label: "test.entanglement.error")
             let root = scheduler.future { () throws -> Int in throw Failure() }
             root.setEntanglementLevel(.limited(1))
             let ran = ScheduleLock(false)
@@ -122,8 +101,8 @@ struct FutureEntanglementTests {
 
     @Test func flatMapInThePresentCollectsTheFutureItsTransformReturns() throws {
         for _ in 0..<100 {
-            let scheduler = CountingScheduler(label: "test.entanglement.flat")
-            let other = CountingScheduler(label: "test.entanglement.flat.other")
+            let scheduler = RunnerScheduler(label: "test.entanglement.flat")
+            let other = RunnerScheduler(label: "test.entanglement.flat.other")
             let root = scheduler.future { 3 }
             root.setEntanglementLevel(.limited(1))
             let flattened = root.flatMap { value in other.future { value * 2 } }
@@ -135,7 +114,7 @@ struct FutureEntanglementTests {
     }
 
     @Test func theLevelIsFixedOnceAFutureWasDerived() {
-        let scheduler = CountingScheduler(label: "test.entanglement.fixed")
+        let scheduler = RunnerScheduler(label: "test.entanglement.fixed")
         let root = scheduler.future { 1 }
         #expect(root.setEntanglementLevel(.limited(4)))
         _ = root.map { $0 }
