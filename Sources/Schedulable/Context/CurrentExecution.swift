@@ -7,8 +7,9 @@ let executionContextQueueKey = DispatchSpecificKey<ExecutionContext>()
 
 /// One layer of what the calling code runs in, as far as the library can tell without trapping.
 package enum ExecutionLayer {
-    /// A frame a library scheduler pushed on this thread, or one in a chain a blocked caller lent.
-    case frame(ExecutionContext)
+    /// A frame a library scheduler pushed on this thread (`lent: false`), or one in a chain a blocked
+    /// caller lent to work done on its behalf on this thread (`lent: true`).
+    case frame(ExecutionContext, lent: Bool)
     /// The process's main thread.
     case mainThread
     /// A library queue found through its queue-specific value: raw work submitted straight to the
@@ -20,7 +21,12 @@ package enum ExecutionLayer {
     /// Whether this layer gives the calling code `context` (itself, or one of its branches).
     package func isWithin(_ context: ExecutionContext) -> Bool {
         switch self {
-        case .frame(let layer), .queue(let layer): return layer.isWithin(context)
+        case .frame(let layer, let lent):
+            // A blocked caller proves exclusion, not affinity: its chain never turns this thread into
+            // a thread-affine owner's thread (the main thread).
+            if lent && context.kind.isThreadAffine { return false }
+            return layer.isWithin(context)
+        case .queue(let layer): return layer.isWithin(context)
         case .mainThread: return context.kind == .main
         case .thread(let id): return context.kind == .thread && context.id == id
         }
@@ -47,11 +53,16 @@ package enum CurrentExecution {
     ) -> ExecutionLayer? {
         if includingFrames {
             var frame = csched_top_frame()
+            var lent = false
             while let current = frame {
                 if let raw = current.pointee.context {
-                    let layer = ExecutionLayer.frame(Unmanaged<ExecutionContext>.fromOpaque(raw).takeUnretainedValue())
+                    let context = Unmanaged<ExecutionContext>.fromOpaque(raw).takeUnretainedValue()
+                    let layer = ExecutionLayer.frame(context, lent: lent)
                     if matches(layer) { return layer }
                 }
+                // A frame whose outer chain is not the one it interrupted on this thread runs on behalf
+                // of a blocked caller: everything further out is that caller's, lent.
+                if current.pointee.outer != current.pointee.saved_top { lent = true }
                 frame = current.pointee.outer
             }
         }
@@ -79,7 +90,7 @@ package enum CurrentExecution {
     /// thread gets a context of its own, made its base so that later checks take the fast path.
     package static var innermostContext: ExecutionContext {
         switch innermost {
-        case .frame(let context), .queue(let context):
+        case .frame(let context, _), .queue(let context):
             return context
         case .mainThread:
             csched_adopt_main_context()
@@ -110,7 +121,7 @@ package enum CurrentExecution {
     /// running now, else "main thread", else the dispatch queue's label, else the OS thread id and name.
     package static var description: String {
         switch innermost {
-        case .frame(let context), .queue(let context):
+        case .frame(let context, _), .queue(let context):
             return context.description + " (\(threadDescription))"
         case .mainThread:
             return "main thread"
@@ -155,6 +166,17 @@ package enum CurrentExecution {
         if queueContext.kind == .main { return false }
         guard let raw = csched_top_frame()?.pointee.context else { return true }
         return Unmanaged<ExecutionContext>.fromOpaque(raw).takeUnretainedValue() !== queueContext
+    }
+
+    /// Whether `context` is held only through a chain a blocked caller lent — a thread-affine owner
+    /// (the main thread) that is blocked waiting for the calling code. Waiting for work on that owner
+    /// here would never end, and running it here would run it on the wrong thread.
+    package static func holdsOnlyThroughALentChain(_ context: ExecutionContext) -> Bool {
+        guard !holds(context) else { return false }
+        return first { layer in
+            if case .frame(let frameContext, lent: true) = layer { return frameContext.isWithin(context) }
+            return false
+        } != nil
     }
 
     /// The library context of the dispatch queue running the calling code (or of a queue it targets).

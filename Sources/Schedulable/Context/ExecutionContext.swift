@@ -23,6 +23,11 @@ public final class ExecutionContext: Sendable, CustomStringConvertible {
         case thread
         case threadScheduler
         case custom
+
+        /// Whether the owner is a thread and not only an exclusion: work on behalf of a blocked caller
+        /// may pass a queue owner's checks elsewhere, never a thread-affine one's (main-owned objects
+        /// are often thread-bound: user interface, run-loop state, thread-local caches).
+        var isThreadAffine: Bool { self == .main }
     }
 
     /// The scheduler's label (`com.app.network.images`, "main thread", …).

@@ -61,6 +61,27 @@ extension ConfinementViolation {
         return violation
     }
 
+    /// A synchronous call onto a thread-affine owner (the main thread) from work done on that owner's
+    /// behalf on another thread, while the owner is blocked waiting for that work: it would never
+    /// return. Precondition tier: the call has no result to return.
+    ///
+    /// - Parameters:
+    ///   - context: The blocked owner.
+    ///   - member: The call, e.g. `sync(_:)`.
+    package static func deadlockOnLentOwner(_ context: ExecutionContext, member: String) -> ConfinementViolation {
+        ConfinementViolation(
+            kind: .deadlock,
+            tier: .precondition,
+            member: member,
+            expectedOwner: context.description,
+            actualContext: CurrentExecution.description,
+            detail: "this code runs on behalf of \(context.description), which is blocked waiting for it; a "
+                + "synchronous call back onto \(context.description) would wait for it forever (running the "
+                + "work here instead would run it off its thread). Call it asynchronously (schedule), or "
+                + "return to \(context.description) first"
+        )
+    }
+
     /// Code isolated to an actor whose executor is `context` that ran outside it.
     ///
     /// - Parameters:

@@ -38,7 +38,7 @@ package enum SchedulerRegistry {
     /// frame, else the main scheduler on the main thread, else the scheduler of the library queue
     /// reached directly.
     package static var currentScheduler: (any SerialScheduler)? {
-        if case .frame(let context)? = CurrentExecution.first(where: { _ in true }),
+        if case .frame(let context, _)? = CurrentExecution.first(where: { _ in true }),
             let scheduler = scheduler(for: context)
         {
             return scheduler
