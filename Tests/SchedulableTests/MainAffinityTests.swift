@@ -42,7 +42,7 @@ struct MainAffinityTests {
             #expect(stderr.contains("Schedulable: waiting here would deadlock"))
             #expect(stderr.contains("expected owner:  main thread"))
             #expect(stderr.contains("actual context:  thread scheduler \"exit.affinity.deadlock\""))
-            #expect(stderr.contains("which is blocked waiting for it"))
+            #expect(stderr.contains("runs on behalf of it while it is blocked waiting"))
         }
     }
 }

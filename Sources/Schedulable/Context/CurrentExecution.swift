@@ -168,14 +168,18 @@ package enum CurrentExecution {
         return Unmanaged<ExecutionContext>.fromOpaque(raw).takeUnretainedValue() !== queueContext
     }
 
-    /// Whether `context` is held only through a chain a blocked caller lent — a thread-affine owner
-    /// (the main thread) that is blocked waiting for the calling code. Waiting for work on that owner
-    /// here would never end, and running it here would run it on the wrong thread.
-    package static func holdsOnlyThroughALentChain(_ context: ExecutionContext) -> Bool {
-        guard !holds(context) else { return false }
+    /// Whether waiting here for work on `context` would never end: the calling code holds `context`'s
+    /// tree — it runs in it (the context itself, its parent, a sibling branch), or a caller blocked
+    /// waiting for this code does (a lent chain) — so that work cannot start before this code returns.
+    /// The one deadlock detection behind `sync`, `present()` and futures in the present.
+    package static func waitingWouldDeadlock(on context: ExecutionContext) -> Bool {
+        let root = context.root
         return first { layer in
-            if case .frame(let frameContext, lent: true) = layer { return frameContext.isWithin(context) }
-            return false
+            switch layer {
+            case .frame(let held, _), .queue(let held): return held.isWithin(root)
+            case .mainThread: return root.kind == .main
+            case .thread: return false
+            }
         } != nil
     }
 

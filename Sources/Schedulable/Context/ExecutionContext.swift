@@ -27,7 +27,7 @@ public final class ExecutionContext: Sendable, CustomStringConvertible {
         /// Whether the owner is a thread and not only an exclusion: work on behalf of a blocked caller
         /// may pass a queue owner's checks elsewhere, never a thread-affine one's (main-owned objects
         /// are often thread-bound: user interface, run-loop state, thread-local caches).
-        var isThreadAffine: Bool { self == .main }
+        package var isThreadAffine: Bool { self == .main }
     }
 
     /// The scheduler's label (`com.app.network.images`, "main thread", …).
@@ -88,6 +88,14 @@ public final class ExecutionContext: Sendable, CustomStringConvertible {
     public var isIsolated: Bool {
         if UInt(csched_current_id()) == id { return true }
         return _isIsolatedSlow()
+    }
+
+    /// The tree this context belongs to: itself, or its outermost parent. Work anywhere in a tree drains
+    /// through the root's queue, one piece at a time.
+    package var root: ExecutionContext {
+        var context = self
+        while let parent = context.parent { context = parent }
+        return context
     }
 
     /// Whether `self` is `other` or one of `other`'s branches (at any depth).

@@ -153,12 +153,7 @@ public final class ScheduledFuture<Value: Sendable>: Sendable {
     /// scheduler or on anything that drains through it (a branch's tree, a sibling branch), or holds
     /// it through a lent chain.
     var callerHoldsScheduler: Bool {
-        var context: ExecutionContext? = scheduler.executionContext
-        while let candidate = context {
-            if candidate.isIsolated { return true }
-            context = candidate.parent
-        }
-        return false
+        CurrentExecution.waitingWouldDeadlock(on: scheduler.executionContext)
     }
 
     // MARK: Completing (module)
@@ -226,6 +221,13 @@ public final class ScheduledFuture<Value: Sendable>: Sendable {
     }
 
     private func runInline(_ job: FutureJob<Value>) {
+        let context = scheduler.executionContext
+        if callerHoldsScheduler, !context.isIsolated, context.root.kind.isThreadAffine {
+            // Held only on the main thread's behalf, elsewhere: running main's work here would run it
+            // off its thread, and waiting for main would never end.
+            ScheduleReporting.report(.deadlockWaiting(on: context, member: "future(_:)"), objectHandler: capturedHandler)
+            return
+        }
         if callerHoldsScheduler {
             // Exclusion already holds (this code is the scheduler, or blocks it): run here, inside the
             // scheduler's context, so the body's checks see its owner.

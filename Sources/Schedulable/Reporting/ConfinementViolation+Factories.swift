@@ -61,24 +61,23 @@ extension ConfinementViolation {
         return violation
     }
 
-    /// A synchronous call onto a thread-affine owner (the main thread) from work done on that owner's
-    /// behalf on another thread, while the owner is blocked waiting for that work: it would never
-    /// return. Precondition tier: the call has no result to return.
+    /// A synchronous call that could never return: the calling code holds the target's tree (runs in
+    /// it, or is the work a blocked caller there waits for). Precondition tier: there is no result.
     ///
     /// - Parameters:
-    ///   - context: The blocked owner.
+    ///   - context: The target of the call.
     ///   - member: The call, e.g. `sync(_:)`.
-    package static func deadlockOnLentOwner(_ context: ExecutionContext, member: String) -> ConfinementViolation {
+    package static func deadlockWaiting(on context: ExecutionContext, member: String) -> ConfinementViolation {
         ConfinementViolation(
             kind: .deadlock,
             tier: .precondition,
             member: member,
             expectedOwner: context.description,
             actualContext: CurrentExecution.description,
-            detail: "this code runs on behalf of \(context.description), which is blocked waiting for it; a "
-                + "synchronous call back onto \(context.description) would wait for it forever (running the "
-                + "work here instead would run it off its thread). Call it asynchronously (schedule), or "
-                + "return to \(context.description) first"
+            detail: "\(context.description) cannot run this work until the calling code returns: the caller runs "
+                + "in its tree (itself, its tree, a sibling branch) or runs on behalf of it while it is blocked "
+                + "waiting; a synchronous call would wait forever. Call it asynchronously (schedule), or from "
+                + "outside that tree"
         )
     }
 
