@@ -22,7 +22,7 @@ _Thread_local uintptr_t csched_tls_current_id = 0;
 _Thread_local const csched_frame *csched_tls_top = NULL;
 _Thread_local int csched_tls_reporting = 0;
 _Thread_local void *csched_tls_probe_slot = NULL;
-_Thread_local uintptr_t csched_tls_publications = 0;
+_Thread_local uintptr_t csched_tls_construction_epoch = 0;
 
 static _Thread_local int csched_tls_main_state = 0;   // 0 unknown, 1 main, 2 not main
 static _Thread_local uintptr_t csched_tls_unique_id = 0;
@@ -64,6 +64,19 @@ __attribute__((constructor)) static void csched_initialize(void) {
 
 uintptr_t csched_next_id(void) {
     return atomic_fetch_add_explicit(&csched_id_counter, 1, memory_order_relaxed);
+}
+
+// Construction epochs have a counter of their own: they are drawn on object creation after a
+// hand-off, far more often than context ids, and 2^62 of them never run out.
+static _Atomic uintptr_t csched_epoch_counter = 1;
+
+uintptr_t csched_open_construction_epoch(void) {
+    uintptr_t epoch = csched_tls_construction_epoch;
+    if (epoch == 0) {
+        epoch = atomic_fetch_add_explicit(&csched_epoch_counter, 1, memory_order_relaxed);
+        csched_tls_construction_epoch = epoch;
+    }
+    return epoch;
 }
 
 uintptr_t csched_thread_unique_id(void) {

@@ -32,7 +32,7 @@ extern _Thread_local uintptr_t csched_tls_current_id;
 extern _Thread_local const csched_frame *_Nullable csched_tls_top;
 extern _Thread_local int csched_tls_reporting;
 extern _Thread_local void *_Nullable csched_tls_probe_slot;
-extern _Thread_local uintptr_t csched_tls_publications;
+extern _Thread_local uintptr_t csched_tls_construction_epoch;
 
 /// The innermost context's id on this thread (0 when no library scheduler runs work here and the
 /// thread is not known to be the main thread). One TLS load: the fast path of every check.
@@ -61,13 +61,21 @@ static inline void csched_leave(const csched_frame *_Nonnull frame) {
     csched_tls_current_id = frame->saved_id;
 }
 
-/// How many times this thread has handed work to a library scheduler; never decreases. An object's
-/// construction window (its creating thread may use it before the owner does) closes at the creating
-/// thread's first hand-off after creation: from then on the object can be in use elsewhere.
-static inline uintptr_t csched_publications(void) { return csched_tls_publications; }
+/// The construction epoch this thread is in, or 0 when it has handed work to a library scheduler since
+/// it last opened one. An object's construction window (its creating thread may use it before the
+/// owner does) is the epoch it was created in: it closes at the creating thread's first hand-off after
+/// creation, because from then on the object can be in use elsewhere. Epochs are drawn from one
+/// process-wide counter and never reused, so an equal epoch means the same thread, with no hand-off
+/// in between: one word per object, one TLS load to compare.
+static inline uintptr_t csched_current_construction_epoch(void) { return csched_tls_construction_epoch; }
 
-/// Counts one hand-off of work by this thread to a library scheduler (see `csched_publications`).
-static inline void csched_note_publication(void) { csched_tls_publications += 1; }
+/// The calling thread's construction epoch, opening a new one if a hand-off closed the last (see
+/// `csched_current_construction_epoch`). Never 0; always below 2^62, so it fits beside a flag bit.
+uintptr_t csched_open_construction_epoch(void);
+
+/// Records that this thread handed work to a library scheduler: it closes the thread's construction
+/// epoch, and with it the window of every object the thread created in it. One TLS store.
+static inline void csched_note_publication(void) { csched_tls_construction_epoch = 0; }
 
 /// The slot a property probe on this thread records into, or NULL when no probe runs.
 static inline void *_Nullable csched_probe_slot(void) { return csched_tls_probe_slot; }

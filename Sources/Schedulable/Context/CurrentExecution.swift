@@ -20,15 +20,22 @@ package enum ExecutionLayer {
 
     /// Whether this layer gives the calling code `context` (itself, or one of its branches).
     package func isWithin(_ context: ExecutionContext) -> Bool {
+        isWithin(contextID: context.id)
+    }
+
+    /// Whether this layer gives the calling code the context whose id is `id`. Ids alone decide:
+    /// contexts and plain threads draw their ids from one never-reused counter, and the main
+    /// context — the one thread-affine kind — has its own reserved id.
+    package func isWithin(contextID id: UInt) -> Bool {
         switch self {
         case .frame(let layer, let lent):
             // A blocked caller proves exclusion, not affinity: its chain never turns this thread into
             // a thread-affine owner's thread (the main thread).
-            if lent && context.kind.isThreadAffine { return false }
-            return layer.isWithin(context)
-        case .queue(let layer): return layer.isWithin(context)
-        case .mainThread: return context.kind == .main
-        case .thread(let id): return context.kind == .thread && context.id == id
+            if lent && id == UInt(CSCHED_MAIN_CONTEXT_ID) { return false }
+            return layer.isWithin(contextID: id)
+        case .queue(let layer): return layer.isWithin(contextID: id)
+        case .mainThread: return id == UInt(CSCHED_MAIN_CONTEXT_ID)
+        case .thread(let threadID): return threadID == id
         }
     }
 }
@@ -81,7 +88,13 @@ package enum CurrentExecution {
     /// path of ``ExecutionContext/isIsolated``. A main-thread answer makes the main context this
     /// thread's base, so the next main-owned check takes the fast path.
     package static func holds(_ context: ExecutionContext) -> Bool {
-        guard let layer = first(where: { $0.isWithin(context) }) else { return false }
+        holds(contextID: context.id)
+    }
+
+    /// Whether the calling code runs in the context whose id is `id`, or one of its branches (see
+    /// ``holds(_:)``). Needs no reference to the context, so a settled record answers without a lock.
+    package static func holds(contextID id: UInt) -> Bool {
+        guard let layer = first(where: { $0.isWithin(contextID: id) }) else { return false }
         if case .mainThread = layer { csched_adopt_main_context() }
         return true
     }

@@ -100,9 +100,14 @@ public final class ExecutionContext: Sendable, CustomStringConvertible {
 
     /// Whether `self` is `other` or one of `other`'s branches (at any depth).
     package func isWithin(_ other: ExecutionContext) -> Bool {
+        isWithin(contextID: other.id)
+    }
+
+    /// Whether `self` is the context whose id is `id`, or one of its branches (at any depth).
+    package func isWithin(contextID id: UInt) -> Bool {
         var candidate: ExecutionContext? = self
         while let context = candidate {
-            if context.id == other.id { return true }
+            if context.id == id { return true }
             candidate = context.parent
         }
         return false

@@ -19,7 +19,10 @@ public final class SchedulableObject<Object> {
     /// The scheduler the wrapped value belongs to.
     public let scheduler: any SerialScheduler
 
-    private let protection: Confinement
+    /// The owner and bind site: the wrapper's own checks, which need no record of their own.
+    private let owner: FixedOwner
+    /// The handler in scope where the wrapper was made (a test's), boxed so that it costs one word.
+    private let handlerBox: HandlerBox?
     private var storage: Object
 
     /// Wraps `object` for `scheduler`.
@@ -36,18 +39,13 @@ public final class SchedulableObject<Object> {
         _ object: sending Object, on scheduler: some SerialScheduler, file: StaticString = #fileID, line: UInt = #line
     ) {
         // No construction window: the wrapper is an always-on tier, only the owner may ever pass.
-        self.init(
-            storage: object, scheduler: scheduler,
-            protection: Confinement(
-                owner: scheduler.executionContext, options: ErasedConfinementOptions(),
-                boundAt: CodeLocation(file: file, line: line), allowsConstructionWindow: false, scheduler: scheduler
-            )
-        )
+        self.init(storage: object, scheduler: scheduler, boundAt: CompactCodeLocation(file: file, line: line))
     }
 
-    private init(storage: Object, scheduler: any SerialScheduler, protection: Confinement) {
+    private init(storage: Object, scheduler: any SerialScheduler, boundAt: CompactCodeLocation) {
         self.scheduler = scheduler
-        self.protection = protection
+        self.owner = FixedOwner(scheduler.executionContext, boundAt: boundAt)
+        self.handlerBox = ConfinementSystem.scopedHandlerIfAny.map(HandlerBox.init)
         self.storage = storage
     }
 
@@ -74,13 +72,7 @@ public final class SchedulableObject<Object> {
     public convenience init(
         _ object: Object, onCurrent scheduler: some SerialScheduler, file: StaticString = #fileID, line: UInt = #line
     ) {
-        self.init(
-            storage: object, scheduler: scheduler,
-            protection: Confinement(
-                owner: scheduler.executionContext, options: ErasedConfinementOptions(),
-                boundAt: CodeLocation(file: file, line: line), allowsConstructionWindow: false, scheduler: scheduler
-            )
-        )
+        self.init(storage: object, scheduler: scheduler, boundAt: CompactCodeLocation(file: file, line: line))
         // Like NIOLoopBound's non-sending initializer: the value may keep other references only
         // because they are all on the scheduler, so the wrapper must be made there.
         check("init(_:onCurrent:)", file, line)
@@ -107,7 +99,7 @@ public final class SchedulableObject<Object> {
 
     /// Whether the calling code runs on ``scheduler``, so ``object`` may be used here. Never a false
     /// "yes"; reports nothing.
-    public var isIsolated: Bool { protection.isIsolated }
+    public var isIsolated: Bool { owner.isIsolated }
 
     /// Reports a violation when called outside ``scheduler`` — debug tier: compiled out of release
     /// builds unless the `ReleaseChecks` trait is on.
@@ -117,7 +109,10 @@ public final class SchedulableObject<Object> {
     ///   - line: The call site, for reports.
     public func assertIsolated(file: StaticString = #fileID, line: UInt = #line) {
         #if SCHEDULABLE_CHECKS
-        protection._checkMethod(nil, "assertIsolated()", file, line, tier: .assert)
+        owner._checkMethod(
+            "assertIsolated()", file, line, tier: .assert, wrapper: "SchedulableObject", argument: Object.self,
+            handler: capturedHandler
+        )
         #endif
     }
 
@@ -191,7 +186,7 @@ public final class SchedulableObject<Object> {
     }
 
     /// The handler the wrapped value's record captured (futures report there).
-    var capturedHandler: (any ConfinementViolationHandler)? { protection.capturedHandler }
+    var capturedHandler: (any ConfinementViolationHandler)? { handlerBox?.handler }
 
     /// Runs `body` with the storage in place, unchecked: only for work that runs on ``scheduler``.
     func withStorage<T>(_ body: (inout Object) throws -> T) rethrows -> T {
@@ -201,13 +196,14 @@ public final class SchedulableObject<Object> {
     /// The check of ``object``: Swift gives an accessor no call site, so the report names the wrapper's
     /// type instead.
     private func checkObjectAccess() {
-        if _slowPath(!protection._passesFastPath) {
-            protection._accessorCheckFailedFastPath("object", typeName: "SchedulableObject<\(Object.self)>")
-        }
+        owner._checkAccessor("object", wrapper: "SchedulableObject", argument: Object.self, handler: capturedHandler)
     }
 
     func check(_ member: StaticString, _ file: StaticString, _ line: UInt) {
-        protection._checkMethod(nil, member, file, line, tier: .precondition)
+        owner._checkMethod(
+            member, file, line, tier: .precondition, wrapper: "SchedulableObject", argument: Object.self,
+            handler: capturedHandler
+        )
     }
 }
 
@@ -232,9 +228,9 @@ extension SchedulableObject where Object: ConfinedObject {
     public convenience init(
         _ object: sending Object, on scheduler: some SerialScheduler, file: StaticString = #fileID, line: UInt = #line
     ) {
-        let protection = object.confinement
-        protection.bindSentObject(to: scheduler, at: CodeLocation(file: file, line: line))
-        self.init(storage: object, scheduler: scheduler, protection: protection)
+        let boundAt = CompactCodeLocation(file: file, line: line)
+        object.confinement.bindSentObject(to: scheduler, at: boundAt)
+        self.init(storage: object, scheduler: scheduler, boundAt: boundAt)
     }
 }
 
@@ -242,3 +238,12 @@ extension SchedulableObject where Object: ConfinedObject {
 // or run it inline after `isIsolated` said yes) and by `object`, whose failed check stops the process
 // before the access. So the wrapper can cross threads whatever `Object` is — the NIOLoopBound argument.
 extension SchedulableObject: @unchecked Sendable {}
+
+/// A handler kept in one word (an existential takes five).
+private final class HandlerBox: Sendable {
+    let handler: any ConfinementViolationHandler
+
+    init(_ handler: any ConfinementViolationHandler) {
+        self.handler = handler
+    }
+}

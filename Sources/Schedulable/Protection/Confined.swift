@@ -20,10 +20,9 @@ public struct Confined<Value> {
     #if SCHEDULABLE_CHECKS
     @usableFromInline
     let _name: String?
+    /// Where the property is declared: 16 bytes, no string until a report needs one.
     @usableFromInline
-    let _declarationFile: StaticString
-    @usableFromInline
-    let _declarationLine: UInt
+    let _declaredAt: CompactCodeLocation
     #endif
 
     /// Wraps a property's initial value.
@@ -39,8 +38,7 @@ public struct Confined<Value> {
         _value = wrappedValue
         #if SCHEDULABLE_CHECKS
         _name = name
-        _declarationFile = file
-        _declarationLine = line
+        _declaredAt = CompactCodeLocation(file: file, line: line)
         #endif
     }
 
@@ -99,10 +97,7 @@ public struct Confined<Value> {
             let storage = object[keyPath: storageKeyPath]
             protection._checkFailedFastPath(
                 object: object,
-                member: .property(
-                    name: storage._name,
-                    declaredAt: CodeLocation(file: storage._declarationFile, line: storage._declarationLine)
-                ),
+                member: .property(name: storage._name, declaredAt: storage._declaredAt),
                 tier: .assert
             )
         }

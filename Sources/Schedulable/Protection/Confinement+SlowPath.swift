@@ -1,8 +1,22 @@
 import CSchedulableContext
 
+/// The verdict of a slow path.
+enum Judgement {
+    /// Legitimate.
+    case pass
+    /// Legitimate, and the options' property entries still have to be matched to wrappers.
+    case passResolving
+    /// Not legitimate: the record is bound to `owner` elsewhere.
+    case refuse(owner: ExecutionContext, boundAt: CompactCodeLocation)
+}
+
 /// The slow path of every check: runs only when the thread's token did not match the settled owner.
-/// It decides (under the binding's lock) whether the access is legitimate, binds a detached object,
-/// matches property options to wrappers, and hands a real violation to reporting.
+///
+/// A settled record is judged without any lock and without allocating (its word is the owner's id,
+/// and "does the calling code hold this id" is a walk of this thread's frames, then the main thread,
+/// then one `getSpecific`); the options' exclusions are consulted before any other work on a miss.
+/// Only records that are not settled (detached, being built, options not yet matched) take their
+/// stripe, and strings are built only for a report.
 extension Confinement {
     /// The slow path of a method guard or a box accessor (see ``_checkMethod(_:_:_:_:tier:)``): builds
     /// the member reference here, out of line, so the inlined fast path stays three instructions.
@@ -11,7 +25,7 @@ extension Confinement {
         object: AnyObject?, member: StaticString, file: StaticString, line: UInt, tier: ConfinementViolation.Tier
     ) {
         _checkFailedFastPath(
-            object: object, member: .method(member, callSite: CodeLocation(file: file, line: line)), tier: tier
+            object: object, member: .method(member, callSite: CompactCodeLocation(file: file, line: line)), tier: tier
         )
     }
 
@@ -33,37 +47,41 @@ extension Confinement {
         object: AnyObject?, member: ConfinedMemberReference, tier: ConfinementViolation.Tier, typeName: String? = nil
     ) {
         if case .property(_, let declaredAt) = member, PropertyProbe.recordIfProbing(declaredAt) { return }
-        enum Decision {
-            case pass(probeProperties: Bool)
-            case report(owner: ExecutionContext, boundAt: CodeLocation?, resolved: ErasedConfinementOptions.ResolvedProperties?)
-        }
-        let decision = updateBinding { binding -> Decision in
-            guard let owner = binding.owner else {
-                // Detached: the first checked use binds the object to where it runs.
-                guard options.checks(member, resolved: binding.resolvedProperties) else { return .pass(probeProperties: false) }
-                let here = CurrentExecution.innermostContext
-                binding.bind(
-                    to: here, scheduler: SchedulerRegistry.scheduler(for: here),
-                    at: member.callSite ?? member.declarationSite
-                )
-                return .pass(probeProperties: binding.resolvedProperties == nil)
-            }
-            if binding.allowsUseHere(by: owner) {
-                return .pass(probeProperties: binding.resolvedProperties == nil)
-            }
-            return .report(owner: owner, boundAt: binding.boundAt, resolved: binding.resolvedProperties)
-        }
-        switch decision {
-        case .pass(let probeProperties):
-            if probeProperties, let object { resolveProperties(on: object) }
-        case .report(let owner, let boundAt, let resolved):
+        switch judge(member: member) {
+        case .pass:
+            return
+        case .passResolving:
+            if let object { resolveProperties(on: object) }
+        case .refuse(let owner, let boundAt):
             if let object, csched_object_is_deallocating(Unmanaged.passUnretained(object).toOpaque()) {
                 // deinit: the last reference is gone, nothing else can race with this access.
                 return
             }
-            guard options.checks(member, resolved: resolved) else { return }
-            reportWrongContext(object: object, member: member, tier: tier, owner: owner, boundAt: boundAt, typeName: typeName)
+            reportWrongContext(
+                object: object, member: member, tier: tier, owner: owner, boundAt: boundAt.locationIfAny, typeName: typeName
+            )
         }
+    }
+
+    /// Judges a use here and now; `member` is `nil` for a question (``isIsolated``), which binds nothing
+    /// and is never excluded.
+    func judge(member: ConfinedMemberReference?) -> Judgement {
+        let state = self.state
+        if let id = state.settledID {
+            // Settled: no lock. Legitimate misses of the fast path (raw work on the owner's queue, a
+            // branch of a tree owner, main-queue work under dispatchMain()) end here.
+            if CurrentExecution.holds(contextID: id) { return .pass }
+            // A miss: exclusions first (read without the lock: options are immutable and matched
+            // properties were recorded before the word settled).
+            if let member, let extras, !extras.options.checks(member, resolved: extras.resolvedProperties) { return .pass }
+        }
+        // Not settled: the stripe. (Even on the constructing thread: the owner's first use, which may
+        // happen on this very thread through raw work on the owner's queue, must end the window.)
+        let judgement = judgeUnderLock(member: member)
+        if case .refuse = judgement, let member, let extras, !extras.options.checks(member, resolved: extras.resolvedProperties) {
+            return .pass
+        }
+        return judgement
     }
 
     /// Reports an access outside `owner` (see ``ScheduleReporting/reportWrongContext(_:owner:objectHandler:)``).
@@ -81,6 +99,7 @@ extension Confinement {
     /// where the object may be used (its owner, the thread building it, or the use that binds it), so
     /// the reads cannot race; outside the lock, because each read re-enters the slow path.
     private func resolveProperties(on object: AnyObject) {
+        guard let options else { return }
         var resolved = ErasedConfinementOptions.ResolvedProperties()
         var unmatched: [CodeLocation] = []
         for (probes, isExcluded) in [(options.included.properties, false), (options.excluded.properties, true)] {
@@ -92,7 +111,7 @@ extension Confinement {
                 if isExcluded { resolved.excluded.insert(site) } else { resolved.included.insert(site) }
             }
         }
-        updateBinding { $0.resolvedProperties = resolved }
+        recordResolution(resolved)
         for option in unmatched {
             ScheduleReporting.report(
                 .invalidOption(writtenAt: option, on: object, owner: owner, boundAt: boundAt),

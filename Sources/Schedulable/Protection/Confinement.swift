@@ -25,16 +25,17 @@ import CSchedulableContext
 /// - ``detached(file:line:)``: bound on the first checked use, to the context that use runs in.
 /// - ``handOff(to:file:line:)`` and ``detach(file:line:)``: explicit transfers, made from the owner.
 public final class Confinement {
-    /// The owner's context id, read by the fast path (see ``_passesFastPath``); a sentinel while the
-    /// binding is not settled, so that every check takes the slow path. It must stay the first stored
-    /// property: ``AtomicWord`` finds it there.
+    /// The record's state word (see ``ConfinementState``): the owner's context id once settled, which is
+    /// all the fast path reads (see ``_passesFastPath``). It must stay the first stored property:
+    /// ``AtomicWord`` finds it there.
     @usableFromInline
     var _fastOwnerID: AtomicWord
 
-    private let binding: ScheduleLock<ProtectionBinding>
-    package let options: ErasedConfinementOptions
-    /// The handler that was in scope when the object was created (test helpers route through it).
-    package let capturedHandler: (any ConfinementViolationHandler)?
+    // Guarded by the record's stripe (`StripedLocks`): written only when the binding changes.
+    private var _owner: ExecutionContext?
+    private var _boundAt: CompactCodeLocation
+    /// What only some records need (options, a test's handler), so a default record stays at 56 bytes.
+    let extras: ConfinementExtras?
 
     /// Binds the object to `owner` now.
     ///
@@ -44,8 +45,8 @@ public final class Confinement {
     ///   - line: The bind site, for reports.
     public convenience init(owner: some SerialScheduler, file: StaticString = #fileID, line: UInt = #line) {
         self.init(
-            owner: owner.executionContext, options: ErasedConfinementOptions(),
-            boundAt: CodeLocation(file: file, line: line), allowsConstructionWindow: true, scheduler: owner
+            owner: owner.executionContext, options: nil,
+            boundAt: CompactCodeLocation(file: file, line: line), allowsConstructionWindow: true
         )
     }
 
@@ -62,7 +63,7 @@ public final class Confinement {
     ) {
         self.init(
             owner: owner.executionContext, options: options.erased,
-            boundAt: CodeLocation(file: file, line: line), allowsConstructionWindow: true, scheduler: owner
+            boundAt: CompactCodeLocation(file: file, line: line), allowsConstructionWindow: true
         )
     }
 
@@ -74,7 +75,7 @@ public final class Confinement {
     ///   - line: Where the protection was created.
     /// - Returns: The protection.
     public static func detached(file: StaticString = #fileID, line: UInt = #line) -> Confinement {
-        Confinement(owner: nil, options: ErasedConfinementOptions(), boundAt: nil, allowsConstructionWindow: false)
+        Confinement(owner: nil, options: nil, boundAt: .none, allowsConstructionWindow: false)
     }
 
     /// A detached protection (see ``detached(file:line:)``) that checks only the members `options` selects.
@@ -87,61 +88,85 @@ public final class Confinement {
     public static func detached<Object>(
         options: ConfinementOptions<Object>, file: StaticString = #fileID, line: UInt = #line
     ) -> Confinement {
-        Confinement(owner: nil, options: options.erased, boundAt: nil, allowsConstructionWindow: false)
+        Confinement(owner: nil, options: options.erased, boundAt: .none, allowsConstructionWindow: false)
     }
 
+    /// The designated initializer. Cheap on purpose — no lock, no string, no "where am I" beyond one
+    /// TLS load: records are made once per protected object.
     package init(
-        owner: ExecutionContext?, options: ErasedConfinementOptions, boundAt: CodeLocation?,
-        allowsConstructionWindow: Bool, scheduler: (any SerialScheduler)? = nil
+        owner: ExecutionContext?, options: ErasedConfinementOptions?, boundAt: CompactCodeLocation,
+        allowsConstructionWindow: Bool
     ) {
-        var binding = ProtectionBinding(
-            owner: owner, scheduler: scheduler ?? owner.flatMap(SchedulerRegistry.scheduler(for:)), boundAt: boundAt
-        )
-        if let owner, allowsConstructionWindow, !owner.isIsolated {
-            binding.openConstructionWindow()
+        let extras = ConfinementExtras(options: options, handler: ConfinementSystem.scopedHandlerIfAny)
+        let state: ConfinementState
+        if let owner {
+            if allowsConstructionWindow && UInt(csched_current_id()) != owner.id {
+                // Not visibly on the owner: the creating thread may build the object until it hands
+                // work off. (On the owner the first use settles the window anyway.)
+                state = .constructing(epoch: UInt(csched_open_construction_epoch()))
+            } else {
+                state = .bound(to: owner, needsResolution: extras?.needsResolution ?? false)
+            }
+        } else {
+            state = .detached
         }
-        if !(options.hasPropertyEntries && ConfinementSystem.debugChecksCompiledIn) {
-            // Nothing to match: property entries only matter where wrappers check.
-            binding.resolvedProperties = ErasedConfinementOptions.ResolvedProperties()
-        }
-        self._fastOwnerID = AtomicWord(binding.fastID)
-        self.binding = ScheduleLock(binding)
-        self.options = options
-        self.capturedHandler = ConfinementSystem.scopedHandler
+        self._fastOwnerID = AtomicWord(state.word)
+        self._owner = owner
+        self._boundAt = boundAt
+        self.extras = extras
         assert(
-            AtomicWord.loadRelaxed(firstIn: self) == binding.fastID,
+            AtomicWord.loadRelaxed(firstIn: self) == state.word,
             "Confinement._fastOwnerID must be the class's first stored property (see AtomicWord)"
         )
     }
 
-    /// Runs `body` on the binding under the lock, then publishes its new ``ProtectionBinding/fastID``
-    /// to the fast path if it changed: every transition of the state machine goes through here.
-    func updateBinding<Result>(_ body: (inout ProtectionBinding) -> Result) -> Result {
-        binding.withLock { binding in
-            let before = binding.fastID
-            let result = body(&binding)
-            let after = binding.fastID
-            if after != before { AtomicWord.storeReleasing(after, firstIn: self) }
-            return result
-        }
+    /// The options, if the record has any besides the default.
+    package var options: ErasedConfinementOptions? { extras?.options }
+
+    /// The handler that was in scope when the object was created (test helpers route through it).
+    package var capturedHandler: (any ConfinementViolationHandler)? { extras?.capturedHandler }
+
+    /// The state word as the fast path sees it.
+    var state: ConfinementState {
+        ConfinementState(loadedWord: AtomicWord.loadAcquiring(firstIn: self))
+    }
+
+    /// Runs `body` under the record's stripe. Every transition of the state machine happens here, and
+    /// publishes its new word with ``publish(_:)``; nothing in `body` may take another stripe.
+    func withBinding<Result>(_ body: () -> Result) -> Result {
+        StripedLocks.withLock(for: self, body)
+    }
+
+    /// Publishes a new state word to the fast path (call under the stripe).
+    private func publish(_ state: ConfinementState) {
+        AtomicWord.storeReleasing(state.word, firstIn: self)
+    }
+
+    /// Whether property options still have to be matched to wrappers (read under the stripe).
+    var needsResolution: Bool { extras?.resolvedProperties == nil && extras?.needsResolution == true }
+
+    /// The owner and bind site, read under the stripe.
+    var ownerAndBindSite: (owner: ExecutionContext?, boundAt: CompactCodeLocation) {
+        withBinding { (_owner, _boundAt) }
     }
 
     /// The owner's context, or `nil` while detached.
     public var owner: ExecutionContext? {
-        binding.withLock { $0.owner }
+        withBinding { _owner }
     }
 
-    /// The scheduler the object belongs to, or `nil` while detached (or when bound by first use to a context
-    /// no library scheduler runs, such as a plain thread).
+    /// The scheduler the object belongs to, or `nil` while detached, when bound by first use to a context
+    /// no library scheduler runs (such as a plain thread), or when that scheduler no longer exists.
     ///
-    /// The scheduling API of protected objects (`schedule`, `perform`, `run`) submits through it.
+    /// The record does not keep its owner's scheduler alive (an object that its own queue retains would
+    /// otherwise never be freed); it finds the scheduler through the weak registry of library schedulers.
     public var ownerScheduler: (any SerialScheduler)? {
-        binding.withLock { $0.scheduler }
+        owner.flatMap(SchedulerRegistry.scheduler(for:))
     }
 
     /// Where the object was bound to its current owner, if it is bound.
     public var boundAt: CodeLocation? {
-        binding.withLock { $0.boundAt }
+        withBinding { _owner == nil ? nil : _boundAt.locationIfAny }
     }
 
     /// Whether a checked access made here and now would pass (detached objects: yes, it would bind them
@@ -156,9 +181,9 @@ public final class Confinement {
 
     @usableFromInline
     func _isIsolatedSlow() -> Bool {
-        updateBinding { binding in
-            guard let owner = binding.owner else { return true }
-            return binding.allowsUseHere(by: owner)
+        switch judge(member: nil) {
+        case .pass, .passResolving: return true
+        case .refuse: return false
         }
     }
 
@@ -172,7 +197,7 @@ public final class Confinement {
     ///   - file: The new bind site.
     ///   - line: The new bind site.
     public func handOff(to newOwner: some SerialScheduler, file: StaticString = #fileID, line: UInt = #line) {
-        rebind(to: newOwner.executionContext, scheduler: newOwner, member: "handOff(to:)", file: file, line: line)
+        rebind(to: newOwner.executionContext, member: "handOff(to:)", file: file, line: line)
     }
 
     /// Returns the object to the detached state: the next checked use binds it again.
@@ -183,7 +208,7 @@ public final class Confinement {
     ///   - file: The call site, for reports.
     ///   - line: The call site, for reports.
     public func detach(file: StaticString = #fileID, line: UInt = #line) {
-        rebind(to: nil, scheduler: nil, member: "detach()", file: file, line: line)
+        rebind(to: nil, member: "detach()", file: file, line: line)
     }
 
     /// Ends the construction window now: from here on only the owner passes a check, the thread that
@@ -193,34 +218,106 @@ public final class Confinement {
     /// hands any work to a library scheduler (from then on the object can be in use elsewhere). Call
     /// this where an object is published some other way — stored where another thread can reach it.
     public func endConstruction() {
-        updateBinding { $0.constructingThread = nil }
+        withBinding {
+            if let owner = _owner, state.constructionEpoch != nil {
+                publish(.bound(to: owner, needsResolution: needsResolution))
+            }
+        }
     }
 
     /// Binds the object to `scheduler` for good, ending any construction window: for an object that was
     /// just *sent* into an always-checked wrapper (``SchedulableObject``), so no other reference to it
     /// can be in use anywhere.
-    package func bindSentObject(to scheduler: some SerialScheduler, at site: CodeLocation) {
-        updateBinding { $0.bind(to: scheduler.executionContext, scheduler: scheduler, at: site) }
+    package func bindSentObject(to scheduler: some SerialScheduler, at site: CompactCodeLocation) {
+        withBinding { bind(to: scheduler.executionContext, at: site) }
     }
 
-    private func rebind(
-        to newOwner: ExecutionContext?, scheduler: (any SerialScheduler)?, member: StaticString, file: StaticString, line: UInt
-    ) {
-        let here = CodeLocation(file: file, line: line)
-        let refused = updateBinding { binding -> ProtectionBinding? in
-            if let owner = binding.owner, !binding.allowsUseHere(by: owner) { return binding }
-            binding.bind(to: newOwner, scheduler: scheduler, at: here)
+    /// Binds the object to `newOwner` (or detaches it), ending any construction window (call under
+    /// the stripe).
+    func bind(to newOwner: ExecutionContext?, at site: CompactCodeLocation) {
+        _owner = newOwner
+        _boundAt = newOwner == nil ? .none : site
+        publish(newOwner.map { .bound(to: $0, needsResolution: needsResolution) } ?? .detached)
+    }
+
+    /// Whether a checked use here and now is legitimate for a bound record (call under the stripe): on
+    /// the constructing thread, or on the owner — whose first use also ends the construction window.
+    func allowsUseHere(by owner: ExecutionContext) -> Bool {
+        let state = self.state
+        if CurrentExecution.holds(owner) {
+            if state.constructionEpoch != nil { publish(.bound(to: owner, needsResolution: needsResolution)) }
+            return true
+        }
+        return state.isOnConstructingThread
+    }
+
+    /// Judges a use under the stripe: binds a detached record (unless `member` is excluded, or this is
+    /// only a question), ends the window on the owner's first use, or says who the owner is.
+    func judgeUnderLock(member: ConfinedMemberReference?) -> Judgement {
+        withBinding {
+            guard let owner = _owner else {
+                guard let member else { return .pass }   // a question binds nothing
+                if let extras, !extras.options.checks(member, resolved: extras.resolvedProperties) { return .pass }
+                bind(to: CurrentExecution.innermostContext, at: member.bindSite ?? .none)
+                return needsResolution ? .passResolving : .pass
+            }
+            if allowsUseHere(by: owner) { return needsResolution ? .passResolving : .pass }
+            return .refuse(owner: owner, boundAt: _boundAt)
+        }
+    }
+
+    /// Records the options' property entries matched to wrappers (see `resolveProperties(on:)`).
+    func recordResolution(_ resolved: ErasedConfinementOptions.ResolvedProperties) {
+        withBinding {
+            guard let extras, extras.resolvedProperties == nil else { return }
+            extras.resolvedProperties = resolved
+            if let owner = _owner, state == .unresolved { publish(.settled(owner.id)) }
+        }
+    }
+
+    private func rebind(to newOwner: ExecutionContext?, member: StaticString, file: StaticString, line: UInt) {
+        let here = CompactCodeLocation(file: file, line: line)
+        let refused = withBinding { () -> (owner: ExecutionContext, boundAt: CompactCodeLocation)? in
+            if let owner = _owner, !allowsUseHere(by: owner) { return (owner, _boundAt) }
+            bind(to: newOwner, at: here)
             return nil
         }
-        if let refused, let owner = refused.owner {
+        if let refused {
             reportWrongContext(
                 object: nil, member: .method(member, callSite: here), tier: .precondition,
-                owner: owner, boundAt: refused.boundAt
+                owner: refused.owner, boundAt: refused.boundAt.locationIfAny
             )
         }
     }
 }
 
-// `_fastOwnerID` is the one mutable stored property: it is only read and written through
-// AtomicWord's atomic functions; the binding is behind its lock and the rest is immutable.
+/// The part of a record only some objects need: options other than the default, and the handler of
+/// the test that created the object. Allocated only then, so a default record is one allocation.
+final class ConfinementExtras: @unchecked Sendable {
+    // @unchecked: `resolvedProperties` is written once, under the owning record's stripe, before the
+    // record's state word settles (a releasing store); lock-free readers read it only after an
+    // acquiring load of a settled word. Everything else is immutable.
+    let options: ErasedConfinementOptions
+    let capturedHandler: (any ConfinementViolationHandler)?
+    /// Which wrappers the options' property entries reach; `nil` until probed.
+    var resolvedProperties: ErasedConfinementOptions.ResolvedProperties?
+    /// Whether property entries have to be matched to wrappers at all: only where wrappers check.
+    let needsResolution: Bool
+
+    /// Extras for a record, or `nil` when it needs none (default options, no test handler).
+    convenience init?(options: ErasedConfinementOptions?, handler: (any ConfinementViolationHandler)?) {
+        if options?.isDefault ?? true, handler == nil { return nil }
+        self.init(options: options ?? ErasedConfinementOptions(), capturedHandler: handler)
+    }
+
+    private init(options: ErasedConfinementOptions, capturedHandler: (any ConfinementViolationHandler)?) {
+        self.options = options
+        self.capturedHandler = capturedHandler
+        self.needsResolution = options.hasPropertyEntries && ConfinementSystem.debugChecksCompiledIn
+        self.resolvedProperties = needsResolution ? nil : ErasedConfinementOptions.ResolvedProperties()
+    }
+}
+
+// `_fastOwnerID` is only read and written through AtomicWord's atomic functions; the other mutable
+// fields only under the record's stripe.
 extension Confinement: @unchecked Sendable {}

@@ -10,8 +10,9 @@
 /// images.schedule { cache.value.evict() }      // fine: on the owner
 /// ```
 public struct SchedulerBound<Value> {
+    /// The owner and bind site, inline: a box allocates nothing of its own.
     @usableFromInline
-    let _protection: Confinement
+    let _owner: FixedOwner
 
     @usableFromInline
     var _value: Value
@@ -28,10 +29,7 @@ public struct SchedulerBound<Value> {
     ///   - line: The bind site, for reports.
     public init(_ value: sending Value, owner: some SerialScheduler, file: StaticString = #fileID, line: UInt = #line) {
         // No construction window: the always-on tier must never let a second thread through.
-        _protection = Confinement(
-            owner: owner.executionContext, options: ErasedConfinementOptions(),
-            boundAt: CodeLocation(file: file, line: line), allowsConstructionWindow: false, scheduler: owner
-        )
+        _owner = FixedOwner(owner.executionContext, boundAt: CompactCodeLocation(file: file, line: line))
         _value = value
     }
 
@@ -39,15 +37,15 @@ public struct SchedulerBound<Value> {
     @inlinable
     public var value: Value {
         get {
-            _protection._checkAccessor("value")
+            _owner._checkAccessor("value", wrapper: "SchedulerBound", argument: Value.self)
             return _value
         }
         set {
-            _protection._checkAccessor("value")
+            _owner._checkAccessor("value", wrapper: "SchedulerBound", argument: Value.self)
             _value = newValue
         }
         _modify {
-            _protection._checkAccessor("value")
+            _owner._checkAccessor("value", wrapper: "SchedulerBound", argument: Value.self)
             yield &_value
         }
     }
@@ -69,11 +67,11 @@ public struct SchedulerBound<Value> {
     }
 
     /// The owner's context.
-    public var owner: ExecutionContext { _protection.owner! }
+    public var owner: ExecutionContext { _owner.context }
 
     /// Whether the calling code runs on the owner, so the value may be used here. Never a false "yes";
     /// reports nothing.
-    public var isIsolated: Bool { _protection.isIsolated }
+    public var isIsolated: Bool { _owner.isIsolated }
 
     /// Reports a violation when called outside the owner — debug tier: compiled out of release builds
     /// unless the `ReleaseChecks` trait is on.
@@ -84,7 +82,7 @@ public struct SchedulerBound<Value> {
     @inlinable
     public func assertIsolated(file: StaticString = #fileID, line: UInt = #line) {
         #if SCHEDULABLE_CHECKS
-        _protection._checkMethod(nil, "assertIsolated()", file, line, tier: .assert)
+        _owner._checkMethod("assertIsolated()", file, line, tier: .assert, wrapper: "SchedulerBound", argument: Value.self)
         #endif
     }
 
@@ -119,7 +117,7 @@ public struct SchedulerBound<Value> {
     @inlinable
     @inline(__always)
     func _check(_ member: StaticString, _ file: StaticString, _ line: UInt) {
-        _protection._checkMethod(nil, member, file, line, tier: .precondition)
+        _owner._checkMethod(member, file, line, tier: .precondition, wrapper: "SchedulerBound", argument: Value.self)
     }
 }
 

@@ -2,16 +2,16 @@
 @usableFromInline
 package enum ConfinedMemberReference {
     /// A `@Confined` property: its given name (if any) and declaration site.
-    case property(name: String?, declaredAt: CodeLocation)
+    case property(name: String?, declaredAt: CompactCodeLocation)
     /// A method guard: `#function` and the guard's location.
-    case method(StaticString, callSite: CodeLocation)
+    case method(StaticString, callSite: CompactCodeLocation)
     /// A box's accessor (`SchedulerBound.value`, `SchedulableObject.object`): a property of the box,
     /// whose call site Swift does not pass to an accessor.
     case accessor(StaticString)
 
     package var displayName: String {
         switch self {
-        case .property(let name, let declaredAt): return name ?? declaredAt.description
+        case .property(let name, let declaredAt): return name ?? declaredAt.location.description
         case .method(let name, _), .accessor(let name): return String(describing: name)
         }
     }
@@ -19,7 +19,7 @@ package enum ConfinedMemberReference {
     package var callSite: CodeLocation? {
         switch self {
         case .property: return nil
-        case .method(_, let callSite): return callSite
+        case .method(_, let callSite): return callSite.location
         case .accessor: return nil
         }
     }
@@ -27,8 +27,17 @@ package enum ConfinedMemberReference {
     /// Where a property is declared (`nil` for a method).
     package var declarationSite: CodeLocation? {
         switch self {
-        case .property(_, let declaredAt): return declaredAt
+        case .property(_, let declaredAt): return declaredAt.location
         case .method, .accessor: return nil
+        }
+    }
+
+    /// The site a first use binds a detached object at: the call site, else the declaration site.
+    package var bindSite: CompactCodeLocation? {
+        switch self {
+        case .property(_, let declaredAt): return declaredAt
+        case .method(_, let callSite): return callSite
+        case .accessor: return nil
         }
     }
 }

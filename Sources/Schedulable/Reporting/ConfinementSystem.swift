@@ -125,4 +125,7 @@ public enum ConfinementSystem {
     /// Objects created in the scope keep it.
     @TaskLocal
     public static var scopedHandler: (any ConfinementViolationHandler)? = nil
+
+    /// ``scopedHandler``, read where a record is created (the one place that reads it per object).
+    package static var scopedHandlerIfAny: (any ConfinementViolationHandler)? { scopedHandler }
 }

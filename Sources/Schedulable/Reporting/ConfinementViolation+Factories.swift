@@ -25,7 +25,7 @@ extension ConfinementViolation {
         violation.describe(object)
         if object == nil { violation.objectType = typeName }
         if case .property(let name, let declaredAt) = member, name != nil {
-            violation.detail = "property declared at \(declaredAt)"
+            violation.detail = "property declared at \(declaredAt.location)"
         }
         return violation
     }

@@ -55,7 +55,7 @@ extension SerialScheduler {
     ) {
         if isIsolated { return }
         var violation = ConfinementViolation.wrongContext(
-            member: .method(member, callSite: CodeLocation(file: file, line: line)), tier: tier,
+            member: .method(member, callSite: CompactCodeLocation(file: file, line: line)), tier: tier,
             owner: executionContext, boundAt: nil, object: nil
         )
         if !message.isEmpty { violation.detail = message }

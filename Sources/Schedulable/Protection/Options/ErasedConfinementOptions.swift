@@ -8,8 +8,8 @@ package struct ErasedConfinementOptions: Sendable {
 
     /// Which wrapper storages (by declaration site) the property entries reach, once probed.
     package struct ResolvedProperties: Sendable {
-        var included: Set<CodeLocation> = []
-        var excluded: Set<CodeLocation> = []
+        var included: Set<CompactCodeLocation> = []
+        var excluded: Set<CompactCodeLocation> = []
     }
 
     package var includesEverything = true

@@ -16,8 +16,8 @@ package struct PropertyProbe: Sendable {
     }
 
     /// The declaration site of the wrapper that `read` reaches on `object`, or `nil` if it reaches none.
-    func declarationSite(on object: AnyObject) -> CodeLocation? {
-        var recorded: CodeLocation?
+    func declarationSite(on object: AnyObject) -> CompactCodeLocation? {
+        var recorded: CompactCodeLocation?
         withUnsafeMutablePointer(to: &recorded) { slot in
             let previous = csched_probe_swap(UnsafeMutableRawPointer(slot))
             defer { _ = csched_probe_swap(previous) }
@@ -27,9 +27,9 @@ package struct PropertyProbe: Sendable {
     }
 
     /// Records `site` if a probe runs on this thread; returns whether one did (and the check is skipped).
-    static func recordIfProbing(_ site: CodeLocation) -> Bool {
+    static func recordIfProbing(_ site: CompactCodeLocation) -> Bool {
         guard let slot = csched_probe_slot() else { return false }
-        let recorded = slot.assumingMemoryBound(to: CodeLocation?.self)
+        let recorded = slot.assumingMemoryBound(to: CompactCodeLocation?.self)
         if recorded.pointee == nil { recorded.pointee = site }
         return true
     }

@@ -1,0 +1,57 @@
+import CSchedulableContext
+
+/// The state machine of a protection record, in the one word the fast path reads.
+///
+/// *detached* (no owner; the next checked use binds one) → *bound*. While bound, two temporary states
+/// make every check take the slow path: the *construction window* (the thread that created the record
+/// may use the object until it hands work to a library scheduler, or until the owner first uses it)
+/// and *unresolved options* (property options not yet matched to wrappers). Once both are over the
+/// word is *settled*: it holds the owner's context id, which is what the fast path compares with the
+/// thread's token, and what a legitimate slow path (raw work on the owner's queue, a branch of a
+/// tree owner, the main queue under `dispatchMain()`) checks without taking any lock.
+///
+/// The encoding: context ids are below 2^62; a construction window is its epoch (below 2^62, see
+/// `csched_current_construction_epoch`) with the top bit set; the two remaining states are the two
+/// largest words. No thread token ever equals a non-settled word, so the fast path needs no branch
+/// on the state.
+struct ConfinementState: Equatable {
+    let word: UInt
+
+    /// No owner yet.
+    static let detached = ConfinementState(word: .max)
+    /// Bound, window closed, property options still to be matched at the next legitimate use.
+    static let unresolved = ConfinementState(word: .max - 1)
+    private static let constructingFlag: UInt = 1 << 63
+
+    private init(word: UInt) { self.word = word }
+
+    /// The state a word read from a record stands for.
+    init(loadedWord word: UInt) { self.word = word }
+
+    /// Bound to the context `id`, with nothing left to do: the fast path's state.
+    static func settled(_ id: UInt) -> ConfinementState { ConfinementState(word: id) }
+
+    /// Bound, and the thread in construction epoch `epoch` may still use the object.
+    static func constructing(epoch: UInt) -> ConfinementState { ConfinementState(word: constructingFlag | epoch) }
+
+    /// The owner's context id when settled.
+    var settledID: UInt? { word & Self.constructingFlag == 0 ? word : nil }
+
+    /// The construction epoch when the window is open.
+    var constructionEpoch: UInt? {
+        guard word & Self.constructingFlag != 0, self != .detached, self != .unresolved else { return nil }
+        return word & ~Self.constructingFlag
+    }
+
+    /// Whether the calling thread is the one still building the object: it created the record and has
+    /// handed no work to a library scheduler since. One TLS load.
+    var isOnConstructingThread: Bool {
+        guard let epoch = constructionEpoch else { return false }
+        return epoch == UInt(csched_current_construction_epoch())
+    }
+
+    /// The state of a bound record once its construction window is over.
+    static func bound(to owner: ExecutionContext, needsResolution: Bool) -> ConfinementState {
+        needsResolution ? .unresolved : .settled(owner.id)
+    }
+}

@@ -1,0 +1,70 @@
+import Dispatch
+import Schedulable
+import Testing
+
+/// Checking never changes what a program does: a protected object lives exactly as long as it would
+/// unprotected (DESIGN.md, "Semantics").
+@Suite("Lifetime: protection keeps nothing alive")
+struct LifetimeTests {
+    /// The shape seen protecting GRDB's `Database`: the object's own queue retains it (here as
+    /// queue-specific data). A record that held its owner's scheduler closed the cycle queue → object
+    /// → record → scheduler → queue, and neither was ever freed. libdispatch runs the destructors of a
+    /// disposed queue's specific data asynchronously, so the test waits for the object's `deinit`
+    /// (a bounded wait for an event that, with the cycle, never comes).
+    @Test func anObjectItsOwnQueueRetainsIsFreedWithTheQueue() {
+        let key = DispatchSpecificKey<Connection>()
+        let freed = DispatchSemaphore(value: 0)
+        weak var weakScheduler: SerialQueueScheduler?
+        do {
+            let scheduler = SerialQueueScheduler(label: "test.lifetime.retained-by-queue")
+            let connection = Connection(owner: scheduler) { freed.signal() }
+            scheduler.queue.setSpecific(key: key, value: connection)
+            scheduler.sync { connection.use() }
+            weakScheduler = scheduler
+        }
+        #expect(weakScheduler == nil)
+        #expect(freed.wait(timeout: .now() + 10) == .success)
+    }
+
+    /// A record names its owner's scheduler only while that scheduler exists.
+    @Test func ownerSchedulerIsNilOnceTheSchedulerIsGone() {
+        var scheduler: SerialQueueScheduler? = SerialQueueScheduler(label: "test.lifetime.owner-scheduler")
+        let confinement = Confinement(owner: scheduler!)
+        #expect(confinement.ownerScheduler === scheduler)
+        scheduler = nil
+        #expect(confinement.ownerScheduler == nil)
+        #expect(confinement.owner?.label == "test.lifetime.owner-scheduler")
+    }
+
+    /// Boxes hold their owner's context, not its scheduler.
+    @Test func aBoxDoesNotKeepItsSchedulerAlive() {
+        weak var weakScheduler: SerialQueueScheduler?
+        var box: SchedulerBound<Int>?
+        do {
+            let scheduler = SerialQueueScheduler(label: "test.lifetime.box")
+            box = SchedulerBound(1, owner: scheduler)
+            weakScheduler = scheduler
+        }
+        #expect(weakScheduler == nil)
+        #expect(box?.owner.label == "test.lifetime.box")
+    }
+}
+
+/// A connection that tells when it is freed.
+private final class Connection: ConfinedObject {
+    let confinement: Confinement
+    @Confined var uses = 0
+    private let onDeinit: @Sendable () -> Void
+
+    init(owner: some SerialScheduler, onDeinit: @escaping @Sendable () -> Void) {
+        confinement = Confinement(owner: owner)
+        self.onDeinit = onDeinit
+    }
+
+    func use() {
+        assertIsolated()
+        uses += 1
+    }
+
+    deinit { onDeinit() }
+}
