@@ -5,3 +5,11 @@
 void schedulable_benchmark_sink(intptr_t value) {
     (void)value;
 }
+
+#if defined(__APPLE__)
+#include <malloc/malloc.h>
+size_t schedulable_benchmark_allocated_bytes(const void *pointer) { return malloc_size(pointer); }
+#else
+#include <malloc.h>
+size_t schedulable_benchmark_allocated_bytes(const void *pointer) { return malloc_usable_size((void *)pointer); }
+#endif

@@ -24,6 +24,16 @@ public enum CheckKernel: String, CaseIterable, Sendable {
     case actorPreconditionIsolated = "actor preconditionIsolated()"
     case actorAssumeIsolated = "actor assumeIsolated { }"
     case mutex = "Mutex.withLock"
+    // Legitimate accesses that miss the fast path (the thread's token is not the owner's id).
+    case confinedRawQueue = "@Confined, raw work on the owner's queue"
+    case preconditionIsolatedRawQueue = "preconditionIsolated(), raw work on the owner's queue"
+    case schedulerBoundRawQueue = "SchedulerBound.value, raw work on the owner's queue"
+    case confinedOnBranch = "@Confined, tree-owned, used on a branch"
+    // Creating objects: one object per iteration, made off its owner (the usual case).
+    case createPlain = "create a plain object (two Int properties)"
+    case createConfined = "create the same object protected (Confinement + two @Confined)"
+    case createSchedulerBound = "create the same object with two SchedulerBound<Int>"
+    case createSchedulableObject = "wrap a plain object in SchedulableObject"
 
     /// The name used for the benchmark: the case name, short and stable, because baselines and the
     /// committed threshold files (`Thresholds/CheckCost.<name>.p90.json`) are keyed by it.
@@ -47,6 +57,14 @@ public enum CheckKernel: String, CaseIterable, Sendable {
         case .actorPreconditionIsolated: "actorPreconditionIsolatedRead"
         case .actorAssumeIsolated: "assumeIsolatedRead"
         case .mutex: "mutexRead"
+        case .confinedRawQueue: "confinedRead"
+        case .preconditionIsolatedRawQueue: "preconditionIsolatedRead"
+        case .schedulerBoundRawQueue: "schedulerBoundRead"
+        case .confinedOnBranch: "confinedRead"
+        case .createPlain: "createPlainObjects"
+        case .createConfined: "createConfinedObjects"
+        case .createSchedulerBound: "createBoundObjects"
+        case .createSchedulableObject: "createSchedulableObjects"
         }
     }
 }
@@ -65,6 +83,8 @@ public final class CheckFixture {
     let owner: SerialQueueScheduler
     let protected: ProtectedModel
     let bound: BoundModel
+    let branch: SerialQueueScheduler
+    let treeOwned: ProtectedModel
     // Created only when a NIO kernel first runs, so the other kernels' processes never start an event
     // loop thread (which also keeps them runnable under valgrind, where NIO's loop does not start).
     private var loopBound: LoopBoundModel?
@@ -76,6 +96,15 @@ public final class CheckFixture {
         owner = SerialQueueScheduler(label: "benchmark.owner")
         protected = ProtectedModel(owner: owner)
         bound = BoundModel(owner: owner)
+        branch = owner.branch("benchmark.owner.branch")
+        treeOwned = ProtectedModel(owner: owner)
+        // Settle every binding first (the owner's first use ends a construction window), so the
+        // slow-path rows measure a settled record, as an app's long-lived objects are.
+        owner.sync {
+            _ = protected.value
+            _ = treeOwned.value
+            protected.preconditionIsolated()
+        }
     }
 
     /// Prepares whatever `kernel` needs that is created lazily; call it before measuring.
@@ -120,6 +149,22 @@ public final class CheckFixture {
             await isolated.runPreconditionIsolated(iterations: iterations)
         case .actorAssumeIsolated:
             await isolated.runAssumeIsolated(iterations: iterations)
+        case .confinedRawQueue:
+            owner.queue.sync { confinedRead(protected, iterations) }
+        case .preconditionIsolatedRawQueue:
+            owner.queue.sync { preconditionIsolatedRead(protected, iterations) }
+        case .schedulerBoundRawQueue:
+            owner.queue.sync { schedulerBoundRead(bound, iterations) }
+        case .confinedOnBranch:
+            branch.sync { confinedRead(treeOwned, iterations) }
+        case .createPlain:
+            queue.sync { createPlainObjects(iterations) }
+        case .createConfined:
+            queue.sync { createConfinedObjects(owner, iterations) }
+        case .createSchedulerBound:
+            queue.sync { createBoundObjects(owner, iterations) }
+        case .createSchedulableObject:
+            queue.sync { createSchedulableObjects(owner, iterations) }
         }
     }
 }

@@ -12,6 +12,7 @@ import Dispatch
 let usage = """
     usage: KernelRunner check <kernel> <iterations>
            KernelRunner list
+           KernelRunner bytes
     kernels: \(CheckKernel.allCases.map { "\($0)" }.joined(separator: ", "))
     """
 
@@ -51,6 +52,11 @@ case "check" where arguments.count == 3:
         fatalError("'\(arguments[2])' is not an iteration count\n\(usage)")
     }
     runKernel(kernel, iterations: iterations)
+case "bytes":
+    // Heap bytes per object for the creation rows, as the allocator sized each allocation.
+    for (kernel, bytes) in objectFootprints() {
+        print("\(kernel)\t\(bytes)")
+    }
 default:
     print(usage)
 }

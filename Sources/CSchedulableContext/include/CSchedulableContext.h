@@ -236,6 +236,14 @@ void csched_set_thread_name(const char *_Nonnull name);
 /// reference count to read, so the answer for them is false.
 bool csched_object_is_deallocating(const void *_Nonnull object);
 
+/// Whether a scoped violation handler was ever installed in this process. Creating a protection
+/// record reads the task-local handler only then: the read costs more than the rest of a record's
+/// initializer, and outside tests that scope handlers it is always empty.
+bool csched_scoped_handler_ever_installed(void);
+
+/// Notes that a scoped violation handler is being installed (see `csched_scoped_handler_ever_installed`).
+void csched_note_scoped_handler_installed(void);
+
 /// Whether `object`'s class is Swift-native (always, outside Darwin; on Darwin, rooted in Swift's
 /// own root class rather than NSObject).
 bool csched_object_is_swift_native(const void *_Nonnull object);

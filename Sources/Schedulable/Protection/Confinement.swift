@@ -43,10 +43,11 @@ public final class Confinement {
     ///   - owner: The scheduler the object belongs to.
     ///   - file: The bind site, for reports.
     ///   - line: The bind site, for reports.
+    @inlinable
     public convenience init(owner: some SerialScheduler, file: StaticString = #fileID, line: UInt = #line) {
         self.init(
-            owner: owner.executionContext, options: nil,
-            boundAt: CompactCodeLocation(file: file, line: line), allowsConstructionWindow: true
+            owner: owner.executionContext, boundAt: CompactCodeLocation(file: file, line: line),
+            allowsConstructionWindow: true
         )
     }
 
@@ -75,7 +76,7 @@ public final class Confinement {
     ///   - line: Where the protection was created.
     /// - Returns: The protection.
     public static func detached(file: StaticString = #fileID, line: UInt = #line) -> Confinement {
-        Confinement(owner: nil, options: nil, boundAt: .none, allowsConstructionWindow: false)
+        Confinement(owner: nil, boundAt: .none, allowsConstructionWindow: false)
     }
 
     /// A detached protection (see ``detached(file:line:)``) that checks only the members `options` selects.
@@ -91,25 +92,13 @@ public final class Confinement {
         Confinement(owner: nil, options: options.erased, boundAt: .none, allowsConstructionWindow: false)
     }
 
-    /// The designated initializer. Cheap on purpose — no lock, no string, no "where am I" beyond one
-    /// TLS load: records are made once per protected object.
-    package init(
-        owner: ExecutionContext?, options: ErasedConfinementOptions?, boundAt: CompactCodeLocation,
-        allowsConstructionWindow: Bool
-    ) {
-        let extras = ConfinementExtras(options: options, handler: ConfinementSystem.scopedHandlerIfAny)
-        let state: ConfinementState
-        if let owner {
-            if allowsConstructionWindow && UInt(csched_current_id()) != owner.id {
-                // Not visibly on the owner: the creating thread may build the object until it hands
-                // work off. (On the owner the first use settles the window anyway.)
-                state = .constructing(epoch: UInt(csched_open_construction_epoch()))
-            } else {
-                state = .bound(to: owner, needsResolution: extras?.needsResolution ?? false)
-            }
-        } else {
-            state = .detached
-        }
+    /// The initializer of a record with default options. Cheap on purpose — no lock, no string, no
+    /// "where am I" beyond one TLS load: records are made once per protected object.
+    @usableFromInline
+    package init(owner: ExecutionContext?, boundAt: CompactCodeLocation, allowsConstructionWindow: Bool) {
+        let extras = csched_scoped_handler_ever_installed()
+            ? ConfinementExtras(options: nil, handler: ConfinementSystem.scopedHandlerIfAny) : nil
+        let state = Self.initialState(owner: owner, extras: extras, allowsConstructionWindow: allowsConstructionWindow)
         self._fastOwnerID = AtomicWord(state.word)
         self._owner = owner
         self._boundAt = boundAt
@@ -118,6 +107,31 @@ public final class Confinement {
             AtomicWord.loadRelaxed(firstIn: self) == state.word,
             "Confinement._fastOwnerID must be the class's first stored property (see AtomicWord)"
         )
+    }
+
+    /// The initializer of a record with options.
+    package init(
+        owner: ExecutionContext?, options: ErasedConfinementOptions, boundAt: CompactCodeLocation,
+        allowsConstructionWindow: Bool
+    ) {
+        let extras = ConfinementExtras(options: options, handler: ConfinementSystem.scopedHandlerIfAny)
+        let state = Self.initialState(owner: owner, extras: extras, allowsConstructionWindow: allowsConstructionWindow)
+        self._fastOwnerID = AtomicWord(state.word)
+        self._owner = owner
+        self._boundAt = boundAt
+        self.extras = extras
+    }
+
+    /// A new record's state: detached, bound, or — off the owner, where allowed — in the creating
+    /// thread's construction window. (On the owner the first use would end the window at once.)
+    private static func initialState(
+        owner: ExecutionContext?, extras: ConfinementExtras?, allowsConstructionWindow: Bool
+    ) -> ConfinementState {
+        guard let owner else { return .detached }
+        if allowsConstructionWindow && UInt(csched_current_id()) != owner.id {
+            return .constructing(epoch: UInt(csched_open_construction_epoch()))
+        }
+        return .bound(to: owner, needsResolution: extras?.needsResolution ?? false)
     }
 
     /// The options, if the record has any besides the default.

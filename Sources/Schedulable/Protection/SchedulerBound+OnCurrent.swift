@@ -19,6 +19,7 @@ extension SchedulerBound {
     ///   - owner: The scheduler that may access it; the calling code must run on it.
     ///   - file: The bind site, for reports.
     ///   - line: The bind site, for reports.
+    @inlinable
     public init(_ value: Value, onCurrent owner: some SerialScheduler, file: StaticString = #fileID, line: UInt = #line) {
         // No construction window: the always-on tier must never let a second thread through.
         _owner = FixedOwner(owner.executionContext, boundAt: CompactCodeLocation(file: file, line: line))

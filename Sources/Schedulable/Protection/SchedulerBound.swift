@@ -27,6 +27,7 @@ public struct SchedulerBound<Value> {
     ///   - owner: The scheduler that may access it.
     ///   - file: The bind site, for reports.
     ///   - line: The bind site, for reports.
+    @inlinable
     public init(_ value: sending Value, owner: some SerialScheduler, file: StaticString = #fileID, line: UInt = #line) {
         // No construction window: the always-on tier must never let a second thread through.
         _owner = FixedOwner(owner.executionContext, boundAt: CompactCodeLocation(file: file, line: line))

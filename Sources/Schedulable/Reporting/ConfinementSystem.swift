@@ -1,3 +1,5 @@
+import CSchedulableContext
+
 /// The process-wide configuration: which handler receives violations.
 ///
 /// Configure it once, early, with ``bootstrap(_:file:line:)`` (a handler) or
@@ -126,6 +128,11 @@ public enum ConfinementSystem {
     @TaskLocal
     public static var scopedHandler: (any ConfinementViolationHandler)? = nil
 
-    /// ``scopedHandler``, read where a record is created (the one place that reads it per object).
-    package static var scopedHandlerIfAny: (any ConfinementViolationHandler)? { scopedHandler }
+    /// ``scopedHandler``, as a record's initializer reads it: not at all until a scope was ever
+    /// installed with ``withConfinementViolationHandler(_:operation:)`` (a task-local read costs more
+    /// than the rest of the initializer). Bind the handler with that function, not with
+    /// `$scopedHandler` directly, for objects to keep it.
+    package static var scopedHandlerIfAny: (any ConfinementViolationHandler)? {
+        csched_scoped_handler_ever_installed() ? scopedHandler : nil
+    }
 }

@@ -1,3 +1,5 @@
+import CSchedulableContext
+
 /// Runs `operation` with `handler` receiving the violations raised in it and the violations of every
 /// protected object created in it (even when those are detected later, on other threads).
 ///
@@ -8,7 +10,8 @@
 public func withConfinementViolationHandler<R>(
     _ handler: some ConfinementViolationHandler, operation: () throws -> R
 ) rethrows -> R {
-    try ConfinementSystem.$scopedHandler.withValue(handler, operation: operation)
+    csched_note_scoped_handler_installed()
+    return try ConfinementSystem.$scopedHandler.withValue(handler, operation: operation)
 }
 
 /// Runs async `operation` with `handler` receiving the violations raised in it and the violations of
@@ -24,5 +27,6 @@ public func withConfinementViolationHandler<R>(
     isolation: isolated (any Actor)? = #isolation,
     operation: () async throws -> R
 ) async rethrows -> R {
-    try await ConfinementSystem.$scopedHandler.withValue(handler, operation: operation)
+    csched_note_scoped_handler_installed()
+    return try await ConfinementSystem.$scopedHandler.withValue(handler, operation: operation)
 }

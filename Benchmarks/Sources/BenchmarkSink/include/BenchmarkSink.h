@@ -1,6 +1,7 @@
 #ifndef SCHEDULABLE_BENCHMARK_SINK_H
 #define SCHEDULABLE_BENCHMARK_SINK_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 /// Consumes one value per loop iteration so the optimizer can neither delete the access under
@@ -11,5 +12,9 @@
 /// generic call whose own cost (several ns) would swamp the 1 ns differences these benchmarks measure.
 /// Every kernel pays for exactly one call per iteration, so the call cancels out of every comparison.
 void schedulable_benchmark_sink(intptr_t value);
+
+/// The bytes the allocator reserved for the allocation at `pointer` (`malloc_usable_size` on Linux,
+/// `malloc_size` on Darwin): what one object really costs the heap.
+size_t schedulable_benchmark_allocated_bytes(const void *pointer);
 
 #endif

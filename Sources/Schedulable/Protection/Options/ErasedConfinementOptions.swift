@@ -1,5 +1,6 @@
 /// The options of one object, without the object's type (it is stored in the non-generic
 /// ``Confinement``).
+@usableFromInline
 package struct ErasedConfinementOptions: Sendable {
     package struct Members: Sendable {
         var properties: [PropertyProbe] = []
