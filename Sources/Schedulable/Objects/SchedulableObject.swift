@@ -109,10 +109,7 @@ public final class SchedulableObject<Object> {
     ///   - line: The call site, for reports.
     public func assertIsolated(file: StaticString = #fileID, line: UInt = #line) {
         #if SCHEDULABLE_CHECKS
-        owner._checkMethod(
-            "assertIsolated()", file, line, tier: .assert, wrapper: "SchedulableObject", argument: Object.self,
-            handler: capturedHandler
-        )
+        check("assertIsolated()", file, line, tier: .assert)
         #endif
     }
 
@@ -196,20 +193,27 @@ public final class SchedulableObject<Object> {
     /// The check of ``object``: Swift gives an accessor no call site, so the report names the wrapper's
     /// type instead.
     private func checkObjectAccess() {
-        owner._checkAccessor("object", wrapper: "SchedulableObject", argument: Object.self, handler: capturedHandler)
+        if _slowPath(!owner._passesFastPath) {
+            owner.checkFailedFastPath(
+                member: .accessor("object"), tier: .precondition, wrapper: "SchedulableObject", argument: Object.self,
+                handler: capturedHandler
+            )
+        }
     }
 
-    func check(_ member: StaticString, _ file: StaticString, _ line: UInt) {
-        owner._checkMethod(
-            member, file, line, tier: .precondition, wrapper: "SchedulableObject", argument: Object.self,
-            handler: capturedHandler
-        )
+    func check(_ member: StaticString, _ file: StaticString, _ line: UInt, tier: ConfinementViolation.Tier = .precondition) {
+        if _slowPath(!owner._passesFastPath) {
+            owner.checkFailedFastPath(
+                member: .method(member, callSite: CompactCodeLocation(file: file, line: line)), tier: tier,
+                wrapper: "SchedulableObject", argument: Object.self, handler: capturedHandler
+            )
+        }
     }
 }
 
 extension SchedulableObject where Object: ConfinedObject {
-    /// Wraps a confined object for `scheduler`, sharing the object's own record: the object's guards and
-    /// the wrapper's always-on checks then answer to one owner.
+    /// Wraps a confined object for `scheduler`, binding the object's own record there: the object's
+    /// guards and the wrapper's always-on checks then answer to one owner.
     ///
     /// The object is *sent* into the wrapper, so nothing else can reach it any more: its construction is
     /// over (the thread that built it passes no check from now on) and it is bound to `scheduler`,

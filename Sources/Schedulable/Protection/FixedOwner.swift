@@ -39,17 +39,11 @@ package struct FixedOwner: Sendable {
     ///   - member: The accessor's name.
     ///   - wrapper: The wrapper's type, named in a report as `wrapper<Argument>`.
     ///   - argument: The wrapper's generic argument.
-    ///   - handler: The handler the wrapper captured, if any.
     @inlinable
     @inline(__always)
-    func _checkAccessor(
-        _ member: StaticString, wrapper: StaticString, argument: Any.Type,
-        handler: (any ConfinementViolationHandler)? = nil
-    ) {
+    func _checkAccessor(_ member: StaticString, wrapper: StaticString, argument: Any.Type) {
         if _slowPath(!_passesFastPath) {
-            _checkFailedFastPath(
-                member: .accessor(member), tier: .precondition, wrapper: wrapper, argument: argument, handler: handler
-            )
+            _checkFailedFastPath(member: .accessor(member), tier: .precondition, wrapper: wrapper, argument: argument)
         }
     }
 
@@ -58,12 +52,12 @@ package struct FixedOwner: Sendable {
     @inline(__always)
     func _checkMethod(
         _ member: StaticString, _ file: StaticString, _ line: UInt, tier: ConfinementViolation.Tier,
-        wrapper: StaticString, argument: Any.Type, handler: (any ConfinementViolationHandler)? = nil
+        wrapper: StaticString, argument: Any.Type
     ) {
         if _slowPath(!_passesFastPath) {
             _checkFailedFastPath(
                 member: .method(member, callSite: CompactCodeLocation(file: file, line: line)), tier: tier,
-                wrapper: wrapper, argument: argument, handler: handler
+                wrapper: wrapper, argument: argument
             )
         }
     }
@@ -72,6 +66,15 @@ package struct FixedOwner: Sendable {
     /// allocation), else a report. The type's name is only spelt for a report.
     @usableFromInline
     func _checkFailedFastPath(
+        member: ConfinedMemberReference, tier: ConfinementViolation.Tier, wrapper: StaticString, argument: Any.Type
+    ) {
+        checkFailedFastPath(member: member, tier: tier, wrapper: wrapper, argument: argument, handler: nil)
+    }
+
+    /// The slow path, reporting to `handler` (a wrapper's captured one) when there is one. Kept apart
+    /// from the inlined checks: an optional existential argument there is built and destroyed on every
+    /// access, fast path included.
+    package func checkFailedFastPath(
         member: ConfinedMemberReference, tier: ConfinementViolation.Tier, wrapper: StaticString, argument: Any.Type,
         handler: (any ConfinementViolationHandler)?
     ) {

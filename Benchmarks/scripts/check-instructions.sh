@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Checks the committed instruction thresholds (Thresholds/instructions.tsv) with callgrind: the fast
+# path stays within 3 instructions of a plain access, release accessors equal a plain one, and object
+# creation and the legitimate slow paths do not grow. Instruction counts are exact and repeatable
+# (same binary, same count, whatever the machine is doing), so CI can hold them to the instruction.
+#
+#   Benchmarks/scripts/check-instructions.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+swift build -c release --product KernelRunner >/dev/null
+swift build -c release --traits ChecksOn --scratch-path .build-checks --product KernelRunner >/dev/null
+results=.build/instruction-results
+mkdir -p "$results"
+scripts/instructions.sh .build/release/KernelRunner 100000 > "$results/release.tsv"
+scripts/instructions.sh .build-checks/release/KernelRunner 100000 > "$results/checks.tsv"
+
+python3 - "$results" <<'PY'
+import sys
+results = sys.argv[1]
+counts = {}
+for build in ("release", "checks"):
+    with open(f"{results}/{build}.tsv") as handle:
+        counts[build] = {name: float(value) for name, value in (line.rstrip("\n").split("\t") for line in handle)}
+failures = 0
+with open("Thresholds/instructions.tsv") as handle:
+    for line in handle:
+        if line.startswith("#") or not line.strip():
+            continue
+        build, kernel, rule, value = line.split()
+        measured = counts[build][kernel]
+        limit = counts[build]["plain"] + float(value) if rule == "plus" else float(value)
+        verdict = "ok" if measured <= limit else "REGRESSION"
+        failures += verdict != "ok"
+        print(f"{verdict:10} {build:8} {kernel:30} {measured:8.2f} instructions (limit {limit:.2f})")
+sys.exit(1 if failures else 0)
+PY
