@@ -354,3 +354,14 @@ bool csched_scoped_handler_ever_installed(void) {
 void csched_note_scoped_handler_installed(void) {
     atomic_store_explicit(&csched_scoped_handler_flag, true, memory_order_relaxed);
 }
+
+// Declared here rather than by including libdispatch's headers, which a C target does not find on
+// every toolchain; the signature is libdispatch's public one.
+extern void *dispatch_get_specific(const void *key);
+
+const void *csched_queue_specific_value(const void *key) {
+    void *box = dispatch_get_specific(key);
+    if (box == NULL) return NULL;
+    // The box is a Swift class instance: a two-word header (metadata, reference counts), then `value`.
+    return *(const void *const *)((const char *)box + 2 * sizeof(void *));
+}

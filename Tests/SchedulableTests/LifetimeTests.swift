@@ -68,3 +68,22 @@ private final class Connection: ConfinedObject {
 
     deinit { onDeinit() }
 }
+
+/// The direct read of the library's queue-specific value (one `dispatch_get_specific` and a load) is
+/// only used where it agrees with `DispatchQueue.getSpecific`; on this toolchain it must, or every
+/// legitimate slow path silently pays the overlay's generic call again.
+@Suite("Queue-specific fast read")
+struct QueueSpecificReaderTests {
+    @Test func theDirectReadIsVerifiedOnThisToolchain() {
+        #expect(QueueSpecificReader.isVerified)
+    }
+
+    @Test func rawWorkOnALibraryQueueIsRecognisedThroughIt() {
+        let owner = SerialQueueScheduler(label: "test.specific-read")
+        let branch = owner.branch("leaf")
+        #expect(owner.queue.sync { owner.isIsolated })
+        #expect(branch.queue.sync { owner.isIsolated && branch.isIsolated })
+        #expect(owner.queue.sync { !branch.isIsolated })
+        #expect(DispatchQueue(label: "test.specific-read.other").sync { !owner.isIsolated })
+    }
+}

@@ -236,6 +236,15 @@ void csched_set_thread_name(const char *_Nonnull name);
 /// reference count to read, so the answer for them is false.
 bool csched_object_is_deallocating(const void *_Nonnull object);
 
+/// The value the Swift Dispatch overlay keeps for `key` on the queue running the calling code (or a
+/// queue it targets), unretained, or NULL: `dispatch_get_specific` and one load, where
+/// `DispatchQueue.getSpecific` is an unspecialised generic call with a retain and a copy.
+///
+/// It reads the overlay's box (a Swift object whose first stored property is the value): Swift code
+/// uses it only once `CurrentExecution` has checked, on a probe queue in this process, that it reads
+/// exactly what `getSpecific` does.
+const void *_Nullable csched_queue_specific_value(const void *_Nonnull key);
+
 /// Whether a scoped violation handler was ever installed in this process. Creating a protection
 /// record reads the task-local handler only then: the read costs more than the rest of a record's
 /// initializer, and outside tests that scope handlers it is always empty.

@@ -55,6 +55,7 @@ package enum CurrentExecution {
     ///   - matches: Decides whether the walk stops at a layer.
     /// - Returns: The layer the walk stopped at, or `nil` when none matched.
     @discardableResult
+    @inline(__always)  // so each caller's `matches` is specialised in: no closure, no layer values built
     package static func first(
         includingFrames: Bool = true, where matches: (ExecutionLayer) -> Bool
     ) -> ExecutionLayer? {
@@ -203,7 +204,10 @@ package enum CurrentExecution {
     /// process to ask — before anything else has created the main context.
     private static func libraryQueueContext() -> ExecutionContext? {
         _ = ExecutionContext.main
-        return DispatchQueue.getSpecific(key: executionContextQueueKey)
+        guard QueueSpecificReader.isVerified else { return DispatchQueue.getSpecific(key: executionContextQueueKey) }
+        guard let raw = csched_queue_specific_value(QueueSpecificReader.key) else { return nil }
+        // Unretained is enough to take a reference: the running queue holds the value while this runs.
+        return Unmanaged<ExecutionContext>.fromOpaque(raw).takeUnretainedValue()
     }
 }
 
@@ -213,4 +217,27 @@ extension ExecutionContext {
     func _isIsolatedSlow() -> Bool {
         CurrentExecution.holds(self)
     }
+}
+
+/// The fast read of the library's queue-specific value (`csched_queue_specific_value`), used only
+/// where a probe showed that it agrees with `DispatchQueue.getSpecific`.
+package enum QueueSpecificReader {
+    /// The C key the overlay uses for ``executionContextQueueKey``: the key object's address
+    /// (nonisolated(unsafe): a constant address, only ever passed to libdispatch as a key).
+    nonisolated(unsafe) static let key = UnsafeRawPointer(Unmanaged.passUnretained(executionContextQueueKey).toOpaque())
+
+    /// Whether the direct read returns, on a probe queue, exactly the context `getSpecific` returns
+    /// there (checked once per process, on first use; if a future overlay stores values differently,
+    /// every read simply goes through `getSpecific`).
+    package static let isVerified: Bool = {
+        let probe = DispatchQueue(label: "schedulable.queue-specific-probe")
+        let marker = ExecutionContext(label: "probe", parent: nil, kind: .custom, id: UInt(csched_next_id()))
+        probe.setSpecific(key: executionContextQueueKey, value: marker)
+        defer { probe.setSpecific(key: executionContextQueueKey, value: nil) }
+        return probe.sync {
+            let direct = csched_queue_specific_value(key)
+            let viaOverlay = DispatchQueue.getSpecific(key: executionContextQueueKey)
+            return viaOverlay === marker && direct == UnsafeRawPointer(Unmanaged.passUnretained(marker).toOpaque())
+        }
+    }()
 }
