@@ -34,14 +34,29 @@ swift package --traits ChecksOn --scratch-path .build-checks --disable-sandbox b
     --no-progress --format influx --path stdout \
     | grep -v -E '^\[[0-9]+/[0-9]+\]|^Build|^Building|^Note:|^Warning|Warning:' > "$results/checks.influx" || true
 
-extra=()
+swift build -c release --product KernelRunner >/dev/null
+swift build -c release --traits ChecksOn --scratch-path .build-checks --product KernelRunner >/dev/null
+.build/release/KernelRunner bytes > "$results/bytes-release.tsv"
+.build-checks/release/KernelRunner bytes > "$results/bytes-checks.tsv"
+echo "== debug build (-Onone): the checked accessor against the same accessor unchecked" >&2
+swift build --product KernelRunner >/dev/null
+for kernel in plain uncheckedAccessor confined assertIsolated dispatchPrecondition; do
+    .build/debug/KernelRunner time "$kernel" 2000000
+done > "$results/debug-ns.tsv"
+if [ "$instructions" = 1 ]; then
+    scripts/instructions.sh .build/debug/KernelRunner 20000 > "$results/instructions-debug.tsv"
+fi
+
+echo "== violation storm: 4 threads × 250,000 violations under a warn policy" >&2
+.build-checks/release/KernelRunner storm 4 250000 > "$results/storm.tsv"
+extra=(--bytes-release "$results/bytes-release.tsv" --bytes-checks "$results/bytes-checks.tsv" --storm "$results/storm.tsv"
+    --debug-ns "$results/debug-ns.tsv")
 if [ "$instructions" = 1 ]; then
     echo "== instructions per access (callgrind)" >&2
-    swift build -c release --product KernelRunner >/dev/null
-    swift build -c release --traits ChecksOn --scratch-path .build-checks --product KernelRunner >/dev/null
     scripts/instructions.sh .build/release/KernelRunner > "$results/instructions-release.tsv"
     scripts/instructions.sh .build-checks/release/KernelRunner > "$results/instructions-checks.tsv"
-    extra=(--instr-release "$results/instructions-release.tsv" --instr-checks "$results/instructions-checks.tsv")
+    extra+=(--instr-release "$results/instructions-release.tsv" --instr-checks "$results/instructions-checks.tsv"
+        --instr-debug "$results/instructions-debug.tsv")
 fi
 
 python3 scripts/comparison_table.py --release "$results/release.influx" --checks "$results/checks.influx" "${extra[@]}" \

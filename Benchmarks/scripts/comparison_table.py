@@ -67,6 +67,25 @@ CHECK_ROWS = [
 # The rows whose code the ReleaseChecks trait changes; the others are identical in both builds.
 TRAIT_ROWS = ["plain", "confined", "assertIsolated"]
 
+# Legitimate accesses that miss the fast path: (kernel, title, build whose row matters).
+SLOW_ROWS = [
+    ("confinedRawQueue", "`@Confined`, raw work on the owner's queue", "checks"),
+    ("preconditionIsolatedRawQueue", "`preconditionIsolated()`, raw work on the owner's queue", "release"),
+    ("schedulerBoundRawQueue", "`SchedulerBound.value`, raw work on the owner's queue", "release"),
+    ("confinedOnBranch", "`@Confined`, tree-owned, used on a branch", "checks"),
+]
+SLOW_TARGET_NS = 30
+
+# Creating (and freeing) one object, off its owner.
+CREATE_ROWS = [
+    ("createPlain", "plain class, two `Int` properties"),
+    ("createConfined", "the same, `Confinement(owner:)` + two `@Confined`"),
+    ("createSchedulerBound", "the same with two `SchedulerBound<Int>`"),
+    ("createSchedulableObject", "a plain object wrapped in `SchedulableObject`"),
+]
+# Issue targets per build: (extra mallocs per object, extra bytes, creation ratio).
+CREATE_TARGETS = {"release": (0, 16, 1.3), "checks": (1, 64, 3.0)}
+
 HOP_ROWS = [
     ("dispatchAsync", "`DispatchQueue.async`"),
     ("queueScheduler", "`SerialQueueScheduler.schedule`"),
@@ -79,6 +98,7 @@ ROUND_TRIP_ROWS = [
     ("dispatchSync", "`DispatchQueue.sync`"),
     ("queueSchedulerSync", "`SerialQueueScheduler.sync`"),
     ("threadSchedulerSync", "`ThreadScheduler.sync`"),
+    ("nioSubmitWait", "NIO `EventLoop.submit { }.wait()`"),
     ("queueSchedulerFuturePresent", "`SerialQueueScheduler` future + present"),
     ("threadSchedulerFuturePresent", "`ThreadScheduler` future + present"),
     ("dispatchPingPong", "`DispatchQueue` A.async → B.async → signal"),
@@ -112,12 +132,72 @@ def check_table(out, data, instructions, label, names):
         )
 
 
+def read_bytes(path):
+    if not path:
+        return {}
+    with open(path) as handle:
+        return {name: int(value) for name, value in (line.rstrip("\n").split("\t") for line in handle if line.strip())}
+
+
+def slow_table(out, builds):
+    out.append("\n**Legitimate slow paths: accesses that miss the fast path (settled record), per access**\n")
+    out.append("| Access | build | ns (p50) | ns over plain | instructions | mallocs per 1M (p90) | target |")
+    out.append("|---|---|---:|---:|---:|---:|---|")
+    for name, title, build in SLOW_ROWS:
+        data, instructions, label = builds[build]
+        wall = value(data, "CheckCost", name, "Time(wallclock)", 50.0)
+        plain = value(data, "CheckCost", "plain", "Time(wallclock)", 50.0)
+        if wall is None or plain is None:
+            continue
+        ns, over = wall / MEGA, (wall - plain) / MEGA
+        mallocs = value(data, "CheckCost", name, "Malloc(total)", 90.0)
+        verdict = "met" if over <= SLOW_TARGET_NS and (mallocs or 0) < 10 else "missed"
+        out.append(f"| {title} | {label} | {fmt(ns)} | {fmt(over)} | {fmt(instructions.get(name), 1)} | "
+                   f"{fmt(mallocs, 0)} | ≤ {SLOW_TARGET_NS} ns, no lock, 0 mallocs: **{verdict}** |")
+
+
+def create_table(out, builds, footprints):
+    out.append("\n**Per object: create and free one object off its owner**\n")
+    out.append("| Object | build | ns (p50) | × plain | mallocs per object | bytes (heap) | extra bytes | "
+               "target (extra mallocs, bytes, ×) |")
+    out.append("|---|---|---:|---:|---:|---:|---:|---|")
+    for build in ("release", "checks"):
+        data, _, label = builds[build]
+        plain = value(data, "CheckCost", "createPlain", "Time(wallclock)", 50.0)
+        plain_mallocs = value(data, "CheckCost", "createPlain", "Malloc(total)", 90.0)
+        sizes = footprints.get(build, {})
+        for name, title in CREATE_ROWS:
+            wall = value(data, "CheckCost", name, "Time(wallclock)", 50.0)
+            mallocs = value(data, "CheckCost", name, "Malloc(total)", 90.0)
+            if wall is None or plain is None:
+                continue
+            ratio = wall / plain
+            per_object = mallocs / MEGA if mallocs is not None else None
+            size, extra = sizes.get(name), None
+            if size is not None and "createPlain" in sizes:
+                extra = size - sizes["createPlain"]
+            target = "—"
+            if name != "createPlain" and name != "createSchedulableObject":
+                max_mallocs, max_bytes, max_ratio = CREATE_TARGETS[build]
+                extra_mallocs = (mallocs - plain_mallocs) / MEGA if mallocs is not None and plain_mallocs else None
+                met = (extra_mallocs is not None and extra_mallocs <= max_mallocs + 0.01
+                       and extra is not None and extra <= max_bytes and ratio <= max_ratio)
+                target = f"{max_mallocs}, {max_bytes} B, {max_ratio}×: **{'met' if met else 'missed'}**"
+            out.append(f"| {title} | {label} | {fmt(wall / MEGA)} | {fmt(ratio)} | {fmt(per_object)} | "
+                       f"{size if size is not None else '—'} | {extra if extra is not None else '—'} | {target} |")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--release", required=True)
     parser.add_argument("--checks")
     parser.add_argument("--instr-release")
     parser.add_argument("--instr-checks")
+    parser.add_argument("--bytes-release")
+    parser.add_argument("--bytes-checks")
+    parser.add_argument("--storm")
+    parser.add_argument("--debug-ns")
+    parser.add_argument("--instr-debug")
     args = parser.parse_args()
 
     release = read_influx(args.release)
@@ -136,6 +216,14 @@ def main():
     if checks:
         check_table(out, checks, read_instructions(args.instr_checks),
                     "release build + `ReleaseChecks` trait (debug tier on)", TRAIT_ROWS)
+
+    builds = {
+        "release": (release, read_instructions(args.instr_release), "release"),
+        "checks": (checks, read_instructions(args.instr_checks), "release + ReleaseChecks"),
+    }
+    if checks:
+        slow_table(out, builds)
+        create_table(out, builds, {"release": read_bytes(args.bytes_release), "checks": read_bytes(args.bytes_checks)})
 
     hop = lambda n: value(release, "SchedulerHops", n, "Time(wallclock)", 50.0)
     hop_mallocs = lambda n: value(release, "SchedulerHops", n, "Malloc(total)", 50.0)
@@ -162,6 +250,36 @@ def main():
             continue
         out.append(f"| {title} | {fmt(trip50(name) / 1000)} | {fmt(trip99(name) / 1000)} | "
                    f"{fmt(trip50(name) / sync if sync else None)} |")
+    if args.debug_ns:
+        debug_ns = read_instructions(args.debug_ns)
+        debug_instr = read_instructions(args.instr_debug)
+        base, base_instr = debug_ns.get("uncheckedAccessor"), debug_instr.get("uncheckedAccessor")
+        out.append("\n**Debug build (`-Onone`, checks on by default): ns per access, median of 5 runs of 2,000,000**\n")
+        out.append("| Access | ns | ns over the unchecked accessor | instructions | target |")
+        out.append("|---|---:|---:|---:|---|")
+        rows = [("plain", "plain stored property"), ("uncheckedAccessor", "the `@Confined` accessor shape, no check"),
+                ("confined", "`@Confined` property (checked)"), ("assertIsolated", "`assertIsolated()` + read"),
+                ("dispatchPrecondition", "`dispatchPrecondition(.onQueue)`")]
+        for name, title in rows:
+            ns = debug_ns.get(name)
+            over = ns - base if ns is not None and base is not None else None
+            target = "—"
+            if name == "confined":
+                target = f"≤ 10 ns over unchecked: **{'met' if over is not None and over <= 10 else 'missed'}**"
+            out.append(f"| {title} | {fmt(ns, 1)} | {fmt(over, 1)} | {fmt(debug_instr.get(name), 0)} | {target} |")
+    if args.storm:
+        storm = {}
+        with open(args.storm) as handle:
+            for line in handle:
+                if "\t" in line:
+                    key, text = line.rstrip("\n").split("\t", 1)
+                    storm[key] = text
+        out.append("\n**Violation storm (`KernelRunner storm`, release + ReleaseChecks): "
+                   f"{storm.get('storm', '?')} under a warn-every-time policy**\n")
+        out.append("| ns per violation | violations per second | output | counted |")
+        out.append("|---:|---:|---|---|")
+        out.append(f"| {float(storm.get('ns per violation', 'nan')):.0f} | {storm.get('violations per second', '?')} | "
+                   f"{storm.get('output', '?')} | {storm.get('counted', '?')} |")
     print("\n".join(out))
 
 

@@ -12,6 +12,7 @@ import Schedulable
 public enum CheckKernel: String, CaseIterable, Sendable {
     case plain = "plain stored property (no check)"
     case confined = "@Confined property"
+    case uncheckedAccessor = "the same accessor shape, no check"
     case schedulerBound = "SchedulerBound.value (always on)"
     case schedulerBoundInVar = "SchedulerBound.value, box in a class var"
     case assertIsolated = "assertIsolated() + read"
@@ -45,6 +46,7 @@ public enum CheckKernel: String, CaseIterable, Sendable {
         switch self {
         case .plain: "plainRead"
         case .confined: "confinedRead"
+        case .uncheckedAccessor: "uncheckedAccessorRead"
         case .schedulerBound: "schedulerBoundRead"
         case .schedulerBoundInVar: "schedulerBoundInVarRead"
         case .assertIsolated: "assertIsolatedRead"
@@ -123,6 +125,8 @@ public final class CheckFixture {
             queue.sync { plainRead(plain, iterations) }
         case .confined:
             owner.sync { confinedRead(protected, iterations) }
+        case .uncheckedAccessor:
+            owner.sync { uncheckedAccessorRead(protected, iterations) }
         case .schedulerBound:
             owner.sync { schedulerBoundRead(bound, iterations) }
         case .schedulerBoundInVar:

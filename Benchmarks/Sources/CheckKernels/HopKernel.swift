@@ -25,6 +25,7 @@ public enum RoundTripKernel: String, CaseIterable, Sendable {
     case dispatchSync = "DispatchQueue.sync"
     case queueSchedulerSync = "SerialQueueScheduler.sync"
     case threadSchedulerSync = "ThreadScheduler.sync"
+    case nioSubmitWait = "NIO EventLoop.submit { }.wait()"
     case queueSchedulerFuturePresent = "SerialQueueScheduler.future + present"
     case threadSchedulerFuturePresent = "ThreadScheduler.future + present"
     case dispatchPingPong = "DispatchQueue A.async → B.async → signal"
@@ -107,6 +108,11 @@ public final class HopFixture {
             let counter = HopCounter()
             for _ in 0..<iterations {
                 threadA.sync { counter.count &+= 1 }
+            }
+        case .nioSubmitWait:
+            let counter = HopCounter()
+            for _ in 0..<iterations {
+                try loopA.submit { counter.count &+= 1 }.wait()
             }
         case .queueSchedulerFuturePresent:
             futurePresentRoundTrips(schedulerA, iterations)

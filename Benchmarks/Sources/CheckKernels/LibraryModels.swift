@@ -13,6 +13,10 @@ public final class ProtectedModel: ConfinedObject {
     /// Read after an explicit guard, like the body of a guarded method.
     public var unguardedValue = 1
 
+    /// The same accessor shape as `@Confined` (an enclosing-instance subscript) without any check: what
+    /// a debug build's checked access is compared with.
+    @UncheckedAccessor public var uncheckedValue = 1
+
     /// Binds the model to `owner`.
     public init(owner: SerialQueueScheduler) {
         confinement = Confinement(owner: owner)
@@ -77,5 +81,41 @@ func preconditionIsolatedRead(_ model: ProtectedModel, _ iterations: Int) {
 func isIsolatedRead(_ model: ProtectedModel, _ iterations: Int) {
     for _ in 0..<iterations {
         consume(model.isIsolated ? model.unguardedValue : 0)
+    }
+}
+
+/// A property wrapper with `@Confined`'s accessor shape — the enclosing-instance subscript through the
+/// storage key path — and no check, so that `-Onone` rows isolate the check's own cost.
+@propertyWrapper
+public struct UncheckedAccessor<Value> {
+    var _value: Value
+
+    /// Wraps `wrappedValue`.
+    public init(wrappedValue: Value) {
+        _value = wrappedValue
+    }
+
+    /// Unavailable: the enclosing-instance subscript is the accessor.
+    @available(*, unavailable, message: "use from a class")
+    public var wrappedValue: Value {
+        get { fatalError("unreachable") }
+        set { fatalError("unreachable") }
+    }
+
+    /// The accessor, as `@Confined`'s minus the check.
+    public static subscript<Object: AnyObject>(
+        _enclosingInstance object: Object,
+        wrapped wrappedKeyPath: ReferenceWritableKeyPath<Object, Value>,
+        storage storageKeyPath: ReferenceWritableKeyPath<Object, Self>
+    ) -> Value {
+        get { object[keyPath: storageKeyPath]._value }
+        set { object[keyPath: storageKeyPath]._value = newValue }
+    }
+}
+
+@inline(never)
+func uncheckedAccessorRead(_ model: ProtectedModel, _ iterations: Int) {
+    for _ in 0..<iterations {
+        consume(model.uncheckedValue)
     }
 }

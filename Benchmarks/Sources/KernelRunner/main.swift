@@ -8,11 +8,14 @@
 
 import CheckKernels
 import Dispatch
+import Foundation
 
 let usage = """
     usage: KernelRunner check <kernel> <iterations>
            KernelRunner list
+           KernelRunner time <kernel> <iterations>   (ns per access: median of 5 runs)
            KernelRunner bytes
+           KernelRunner storm [threads] [violations per thread]
     kernels: \(CheckKernel.allCases.map { "\($0)" }.joined(separator: ", "))
     """
 
@@ -52,10 +55,40 @@ case "check" where arguments.count == 3:
         fatalError("'\(arguments[2])' is not an iteration count\n\(usage)")
     }
     runKernel(kernel, iterations: iterations)
+case "time" where arguments.count == 3:
+    // For builds the benchmark runner does not cover (the debug build): median of 5 timed runs.
+    guard let kernel = CheckKernel.allCases.first(where: { "\($0)" == arguments[1] }),
+        let iterations = Int(arguments[2]), iterations > 0
+    else { fatalError(usage) }
+    runKernel(kernel, iterations: iterations)  // warm-up
+    var samples: [Double] = []
+    for _ in 0..<5 {
+        let start = DispatchTime.now().uptimeNanoseconds
+        runKernel(kernel, iterations: iterations)
+        samples.append(Double(DispatchTime.now().uptimeNanoseconds - start) / Double(iterations))
+    }
+    print("\(kernel)\t\(samples.sorted()[2])")
 case "bytes":
     // Heap bytes per object for the creation rows, as the allocator sized each allocation.
     for (kernel, bytes) in objectFootprints() {
         print("\(kernel)\t\(bytes)")
+    }
+case "storm":
+    // A violation storm under a warn-every-time policy: throughput, bounded output, exact counts.
+    let threads = arguments.count > 1 ? Int(arguments[1]) ?? 4 : 4
+    let perThread = arguments.count > 2 ? Int(arguments[2]) ?? 250_000 : 250_000
+    let result = runViolationStorm(threads: threads, perThread: perThread)
+    let total = result.threads * result.perThread
+    print("storm\t\(result.threads) threads × \(result.perThread) violations")
+    print("seconds\t\(result.seconds)")
+    print("violations per second\t\(Int(Double(total) / result.seconds))")
+    print("ns per violation\t\(result.seconds * 1e9 / Double(total))")
+    print("output\t\(result.outputLines) lines, \(result.outputBytes) bytes")
+    print("counted\t\(result.counted) of \(total)")
+    print(result.summary, terminator: "")
+    if result.counted != total {
+        print("storm: LOST \(total - result.counted) violations")
+        exit(1)
     }
 default:
     print(usage)

@@ -27,8 +27,8 @@ package struct AtomicWord {
     }
 
     /// The address of the word `holder` stores first.
-    @inlinable
-    @inline(__always)
+    @usableFromInline
+    @_transparent  // inlined even at -Onone, where checks run by default
     static func _address(firstIn holder: AnyObject) -> UnsafeMutablePointer<UInt> {
         _getUnsafePointerToStoredProperties(holder).assumingMemoryBound(to: UInt.self)
     }
@@ -37,8 +37,8 @@ package struct AtomicWord {
     ///
     /// - Parameter holder: A final class whose first stored property is an `AtomicWord`.
     /// - Returns: The word's value.
-    @inlinable
-    @inline(__always)
+    @usableFromInline
+    @_transparent  // inlined even at -Onone, where checks run by default
     package static func loadRelaxed(firstIn holder: AnyObject) -> UInt {
         UInt(csched_atomic_load_relaxed(_address(firstIn: holder)))
     }

@@ -7,8 +7,8 @@ extension Confinement {
     ///
     /// Never a false "yes": while the binding is unsettled ``_fastOwnerID`` holds a sentinel that no
     /// token equals. A "no" means "ask the slow path", not "violation".
-    @inlinable
-    @inline(__always)
+    @usableFromInline
+    @_transparent  // inlined even at -Onone, where checks run by default
     var _passesFastPath: Bool {
         AtomicWord.loadRelaxed(firstIn: self) == UInt(csched_current_id())
     }
@@ -17,8 +17,8 @@ extension Confinement {
     /// out of line. Accessors get no call site from Swift, so the report names none.
     ///
     /// - Parameter member: The accessor's name.
-    @inlinable
-    @inline(__always)
+    @usableFromInline
+    @_transparent  // inlined even at -Onone, where checks run by default
     func _checkAccessor(_ member: StaticString) {
         if _slowPath(!_passesFastPath) {
             _accessorCheckFailedFastPath(member)
@@ -33,8 +33,8 @@ extension Confinement {
     ///   - file: The guard's location.
     ///   - line: The guard's location.
     ///   - tier: Which check tier.
-    @inlinable
-    @inline(__always)
+    @usableFromInline
+    @_transparent  // inlined even at -Onone, where checks run by default
     func _checkMethod(
         _ object: AnyObject?, _ member: StaticString, _ file: StaticString, _ line: UInt, tier: ConfinementViolation.Tier
     ) {
