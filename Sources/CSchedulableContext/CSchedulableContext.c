@@ -18,6 +18,17 @@
 #include <pthread/qos.h>
 #endif
 
+#if defined(__APPLE__)
+#include <dispatch/dispatch.h>
+#else
+// Declared here rather than by including libdispatch's headers, which a C target does not find on
+// every toolchain; the signatures are libdispatch's public ones (queues passed as the pointers they are).
+extern void *dispatch_get_specific(const void *key);
+typedef struct csched_dispatch_queue_s *dispatch_queue_t;
+extern void dispatch_async_f(dispatch_queue_t queue, void *context, void (*work)(void *));
+extern const char *dispatch_queue_get_label(dispatch_queue_t queue);
+#endif
+
 _Thread_local uintptr_t csched_tls_current_id = 0;
 _Thread_local const csched_frame *csched_tls_top = NULL;
 _Thread_local int csched_tls_reporting = 0;
@@ -288,10 +299,7 @@ void csched_raise_runtime_issue(const char *message) {
 #endif
 }
 
-// Declared by libdispatch (<dispatch/queue.h>); declared here so the C target needs no header path.
 // Passing NULL (DISPATCH_CURRENT_QUEUE_LABEL) asks for the current queue's label.
-extern const char *dispatch_queue_get_label(void *queue);
-
 const char *csched_current_queue_label(void) {
     const char *label = dispatch_queue_get_label(NULL);
     return label ? label : "";
@@ -355,9 +363,14 @@ void csched_note_scoped_handler_installed(void) {
     atomic_store_explicit(&csched_scoped_handler_flag, true, memory_order_relaxed);
 }
 
-// Declared here rather than by including libdispatch's headers, which a C target does not find on
-// every toolchain; the signature is libdispatch's public one.
-extern void *dispatch_get_specific(const void *key);
+
+void csched_dispatch_async_f(const void *queue, void *context, void (*work)(void *)) {
+    dispatch_async_f((dispatch_queue_t)queue, context, work);
+}
+
+const char *csched_dispatch_queue_label(const void *queue) {
+    return dispatch_queue_get_label((dispatch_queue_t)queue);
+}
 
 const void *csched_queue_specific_value(const void *key) {
     void *box = dispatch_get_specific(key);

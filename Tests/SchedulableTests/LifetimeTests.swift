@@ -87,3 +87,34 @@ struct QueueSpecificReaderTests {
         #expect(DispatchQueue(label: "test.specific-read.other").sync { !owner.isIsolated })
     }
 }
+
+/// Hops onto a queue scheduler go through `dispatch_async_f` (one allocation) wherever the
+/// libdispatch queue is confirmed; on this toolchain it must be, for plain queues and branches.
+@Suite("Direct dispatch")
+struct DirectDispatchTests {
+    @Test func queueSchedulersHopWithDispatchAsyncF() {
+        let owner = SerialQueueScheduler(label: "test.direct")
+        #expect(owner.hopsDispatchDirectly)
+        #expect(owner.branch("leaf").hopsDispatchDirectly)
+    }
+
+    /// Every hop runs, in order, in the scheduler's context — 200 rounds of 1,000 hops.
+    @Test func directHopsRunInOrderOnTheirContext() {
+        let owner = SerialQueueScheduler(label: "test.direct.order")
+        for _ in 0..<200 {
+            let seen = LockedList<Int>()
+            let outside = LockedList<Int>()
+            let done = DispatchSemaphore(value: 0)
+            for index in 0..<1_000 {
+                owner.schedule {
+                    if !owner.isIsolated { outside.append(index) }
+                    seen.append(index)
+                    if index == 999 { done.signal() }
+                }
+            }
+            done.wait()
+            #expect(seen.elements == Array(0..<1_000))
+            #expect(outside.elements.isEmpty)
+        }
+    }
+}

@@ -245,6 +245,16 @@ bool csched_object_is_deallocating(const void *_Nonnull object);
 /// exactly what `getSpecific` does.
 const void *_Nullable csched_queue_specific_value(const void *_Nonnull key);
 
+/// `dispatch_async_f` on the libdispatch queue `queue` (a `dispatch_queue_t`): work as a context
+/// pointer and a C function, with no block to copy — the library's hops cost one allocation (their
+/// job) instead of a job and a block.
+void csched_dispatch_async_f(const void *_Nonnull queue, void *_Nullable context,
+                             void (*_Nonnull work)(void *_Nullable));
+
+/// The label of the libdispatch queue `queue` (`dispatch_queue_get_label`): how Swift code checks that
+/// a pointer it took from a `DispatchQueue` is that queue before using it.
+const char *_Nullable csched_dispatch_queue_label(const void *_Nonnull queue);
+
 /// Whether a scoped violation handler was ever installed in this process. Creating a protection
 /// record reads the task-local handler only then: the read costs more than the rest of a record's
 /// initializer, and outside tests that scope handlers it is always empty.

@@ -35,6 +35,11 @@ public final class SerialQueueScheduler: SerialScheduler {
 
     /// Whether the queue came from elsewhere (wrapped) and its exclusion must be watched.
     private let watchesExclusion: Bool
+    /// The one-allocation hop (`nil`: `queue.async`).
+    private let direct: DirectDispatch?
+
+    /// Whether hops use `dispatch_async_f` (see `DirectDispatch`); tests check it holds here.
+    package var hopsDispatchDirectly: Bool { direct != nil }
     /// Counts work in flight on a wrapped foreign queue, to catch a queue that is not serial after all.
     private let inFlight = AtomicCell()
 
@@ -68,6 +73,7 @@ public final class SerialQueueScheduler: SerialScheduler {
         self.executionContext = context
         self.deadlines = DispatchDeadlines(queue: queue)
         self.watchesExclusion = watchesExclusion
+        self.direct = DirectDispatch(queue)
         // Tags the queue so work submitted to it directly is recognised (idempotent for a queue that
         // is wrapped twice: the value is the same context).
         queue.setSpecific(key: executionContextQueueKey, value: context)
@@ -133,6 +139,8 @@ public final class SerialQueueScheduler: SerialScheduler {
         let context = executionContext
         if watchesExclusion {
             queue.async { self.runWatchingExclusion(work) }
+        } else if let direct {
+            direct.async(in: context, work)
         } else {
             queue.async { context.run(work) }
         }

@@ -1,0 +1,48 @@
+import CSchedulableContext
+import Dispatch
+
+/// Hops onto a library queue with `dispatch_async_f`: the work travels as one small job object and a C
+/// function, so a hop costs one allocation where `queue.async { … }` costs two (a closure context for
+/// what the hop captures, and the block libdispatch copies it into).
+///
+/// The libdispatch queue is taken from the `DispatchQueue` — on Darwin the object *is* the
+/// `dispatch_queue_t`; in swift-corelibs-libdispatch it is the class's one stored property — and
+/// used only if `dispatch_queue_get_label` on it gives the queue's own label; otherwise the scheduler
+/// keeps using `queue.async`.
+struct DirectDispatch: @unchecked Sendable {
+    // @unchecked: a libdispatch queue pointer, thread-safe by libdispatch's contract and kept alive
+    // by the `DispatchQueue` the scheduler holds.
+    private let queue: UnsafeRawPointer
+
+    /// The direct path for `queue`, or `nil` when its libdispatch queue cannot be confirmed.
+    init?(_ queue: DispatchQueue) {
+        #if canImport(Darwin)
+        let candidate: UnsafeRawPointer? = UnsafeRawPointer(Unmanaged.passUnretained(queue).toOpaque())
+        #else
+        let candidate = _getUnsafePointerToStoredProperties(queue).load(as: UnsafeRawPointer?.self)
+        #endif
+        guard let candidate, let label = csched_dispatch_queue_label(candidate), String(cString: label) == queue.label
+        else { return nil }
+        self.queue = candidate
+    }
+
+    /// Runs `work` on the queue, in `context`.
+    func async(in context: ExecutionContext, _ work: @escaping @Sendable () -> Void) {
+        let job = Unmanaged.passRetained(DirectDispatchJob(context: context, work: work)).toOpaque()
+        csched_dispatch_async_f(queue, job) { raw in
+            let job = Unmanaged<DirectDispatchJob>.fromOpaque(raw!).takeRetainedValue()
+            job.context.run(job.work)
+        }
+    }
+}
+
+/// One hop's work and the context it runs in.
+private final class DirectDispatchJob {
+    let context: ExecutionContext
+    let work: @Sendable () -> Void
+
+    init(context: ExecutionContext, work: @escaping @Sendable () -> Void) {
+        self.context = context
+        self.work = work
+    }
+}
