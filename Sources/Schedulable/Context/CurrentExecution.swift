@@ -94,10 +94,37 @@ package enum CurrentExecution {
 
     /// Whether the calling code runs in the context whose id is `id`, or one of its branches (see
     /// ``holds(_:)``). Needs no reference to the context, so a settled record answers without a lock.
+    ///
+    /// The same cascade as ``first(includingFrames:where:)`` with `isWithin(contextID:)` as the
+    /// matcher, written out so that no layer value is built and no context retained: this is the
+    /// legitimate slow path of every check (`ResolverTests` keeps the two equal).
     package static func holds(contextID id: UInt) -> Bool {
-        guard let layer = first(where: { $0.isWithin(contextID: id) }) else { return false }
-        if case .mainThread = layer { csched_adopt_main_context() }
-        return true
+        let isMainID = id == UInt(CSCHED_MAIN_CONTEXT_ID)
+        var frame = csched_top_frame()
+        var lent = false
+        while let current = frame {
+            if let raw = current.pointee.context, !(lent && isMainID),
+                Unmanaged<ExecutionContext>.fromOpaque(raw)._withUnsafeGuaranteedRef({ $0.isWithin(contextID: id) })
+            {
+                return true
+            }
+            if current.pointee.outer != current.pointee.saved_top { lent = true }
+            frame = current.pointee.outer
+        }
+        if isMainID, csched_is_main_thread() {
+            csched_adopt_main_context()
+            return true
+        }
+        if let key = QueueSpecificReader.verifiedKey {
+            if let raw = csched_queue_specific_value(key),
+                Unmanaged<ExecutionContext>.fromOpaque(raw)._withUnsafeGuaranteedRef({ $0.isWithin(contextID: id) })
+            {
+                return true
+            }
+        } else if libraryQueueContext()?.isWithin(contextID: id) == true {
+            return true
+        }
+        return UInt(csched_thread_unique_id()) == id
     }
 
     /// The context of the innermost layer, for binding a detached object on first use. A plain
@@ -199,13 +226,12 @@ package enum CurrentExecution {
 
     /// The library context of the dispatch queue running the calling code (or of a queue it targets).
     ///
-    /// Touches ``ExecutionContext/main`` first: that lazy initializer is what tags the main queue, and
-    /// main-queue work drained by `dispatchMain()` on a worker thread can be the first code in the
-    /// process to ask — before anything else has created the main context.
+    /// Creates ``ExecutionContext/main`` first (through `QueueSpecificReader.verifiedKey`): that lazy
+    /// initializer is what tags the main queue, and main-queue work drained by `dispatchMain()` on a
+    /// worker thread can be the first code in the process to ask — before anything else has.
     private static func libraryQueueContext() -> ExecutionContext? {
-        _ = ExecutionContext.main
-        guard QueueSpecificReader.isVerified else { return DispatchQueue.getSpecific(key: executionContextQueueKey) }
-        guard let raw = csched_queue_specific_value(QueueSpecificReader.key) else { return nil }
+        guard let key = QueueSpecificReader.verifiedKey else { return DispatchQueue.getSpecific(key: executionContextQueueKey) }
+        guard let raw = csched_queue_specific_value(key) else { return nil }
         // Unretained is enough to take a reference: the running queue holds the value while this runs.
         return Unmanaged<ExecutionContext>.fromOpaque(raw).takeUnretainedValue()
     }
@@ -222,22 +248,27 @@ extension ExecutionContext {
 /// The fast read of the library's queue-specific value (`csched_queue_specific_value`), used only
 /// where a probe showed that it agrees with `DispatchQueue.getSpecific`.
 package enum QueueSpecificReader {
-    /// The C key the overlay uses for ``executionContextQueueKey``: the key object's address
-    /// (nonisolated(unsafe): a constant address, only ever passed to libdispatch as a key).
-    nonisolated(unsafe) static let key = UnsafeRawPointer(Unmanaged.passUnretained(executionContextQueueKey).toOpaque())
-
-    /// Whether the direct read returns, on a probe queue, exactly the context `getSpecific` returns
-    /// there (checked once per process, on first use; if a future overlay stores values differently,
-    /// every read simply goes through `getSpecific`).
-    package static let isVerified: Bool = {
+    /// The C key the overlay uses for ``executionContextQueueKey`` (the key object's address), or `nil`
+    /// when the direct read does not return, on a probe queue, exactly the context `getSpecific`
+    /// returns there — then every read goes through `getSpecific`. Checked once per process, on first
+    /// use. Touching it first creates ``ExecutionContext/main``, whose initializer tags the main queue:
+    /// main-queue work drained by `dispatchMain()` on a worker can be the first code to ask.
+    /// (nonisolated(unsafe): a constant address, only ever passed to libdispatch as a key.)
+    nonisolated(unsafe) static let verifiedKey: UnsafeRawPointer? = {
+        _ = ExecutionContext.main
+        let key = UnsafeRawPointer(Unmanaged.passUnretained(executionContextQueueKey).toOpaque())
         let probe = DispatchQueue(label: "schedulable.queue-specific-probe")
         let marker = ExecutionContext(label: "probe", parent: nil, kind: .custom, id: UInt(csched_next_id()))
         probe.setSpecific(key: executionContextQueueKey, value: marker)
         defer { probe.setSpecific(key: executionContextQueueKey, value: nil) }
-        return probe.sync {
+        let agrees = probe.sync {
             let direct = csched_queue_specific_value(key)
             let viaOverlay = DispatchQueue.getSpecific(key: executionContextQueueKey)
             return viaOverlay === marker && direct == UnsafeRawPointer(Unmanaged.passUnretained(marker).toOpaque())
         }
+        return agrees ? key : nil
     }()
+
+    /// Whether the direct read is in use.
+    package static var isVerified: Bool { verifiedKey != nil }
 }

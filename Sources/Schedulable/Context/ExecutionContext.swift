@@ -105,11 +105,13 @@ public final class ExecutionContext: Sendable, CustomStringConvertible {
 
     /// Whether `self` is the context whose id is `id`, or one of its branches (at any depth).
     package func isWithin(contextID id: UInt) -> Bool {
-        var candidate: ExecutionContext? = self
-        while let context = candidate {
-            if context.id == id { return true }
-            candidate = context.parent
+        // unowned(unsafe): every context in the chain is kept alive by its child, and `self` by the
+        // caller; walking without retains keeps this off the slow path's bill.
+        unowned(unsafe) var context = self
+        while context.id != id {
+            guard let parent = context.parent else { return false }
+            context = parent
         }
-        return false
+        return true
     }
 }

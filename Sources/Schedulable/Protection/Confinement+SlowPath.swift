@@ -24,7 +24,7 @@ extension Confinement {
     func _methodCheckFailedFastPath(
         object: AnyObject?, member: StaticString, file: StaticString, line: UInt, tier: ConfinementViolation.Tier
     ) {
-        _checkFailedFastPath(
+        checkFailedFastPath(
             object: object, member: .method(member, callSite: CompactCodeLocation(file: file, line: line)), tier: tier
         )
     }
@@ -46,6 +46,15 @@ extension Confinement {
     func _checkFailedFastPath(
         object: AnyObject?, member: ConfinedMemberReference, tier: ConfinementViolation.Tier, typeName: String? = nil
     ) {
+        checkFailedFastPath(object: object, member: member, tier: tier, typeName: typeName)
+    }
+
+    /// The body of ``_checkFailedFastPath(object:member:tier:typeName:)``, inlined into each entry
+    /// point so that a legitimate slow path is one call deep.
+    @inline(__always)
+    private func checkFailedFastPath(
+        object: AnyObject?, member: ConfinedMemberReference, tier: ConfinementViolation.Tier, typeName: String? = nil
+    ) {
         if case .property(_, let declaredAt) = member, PropertyProbe.recordIfProbing(declaredAt) { return }
         switch judge(member: member) {
         case .pass:
@@ -65,6 +74,7 @@ extension Confinement {
 
     /// Judges a use here and now; `member` is `nil` for a question (``isIsolated``), which binds nothing
     /// and is never excluded.
+    @inline(__always)
     func judge(member: ConfinedMemberReference?) -> Judgement {
         let state = self.state
         if let id = state.settledID {
