@@ -80,14 +80,36 @@ uintptr_t csched_next_id(void) {
 // Construction epochs have a counter of their own: they are drawn on object creation after a
 // hand-off, far more often than context ids, and 2^62 of them never run out.
 static _Atomic uintptr_t csched_epoch_counter = 1;
+// The dispatch queue whose work the thread ran when it opened its epoch (its label's address, unique
+// per queue), so that a worker that moved on to another queue's work is in a new epoch.
+static _Thread_local const char *csched_tls_epoch_queue = NULL;
+
+static bool csched_label_is_pool(const char *label) {
+    if (label == NULL) return false;
+    if (strcmp(label, "Swift global concurrent queue") == 0) return true;
+    static const char root[] = "com.apple.root.";
+    static const char overcommit[] = ".overcommit";
+    if (strncmp(label, root, sizeof root - 1) != 0) return false;
+    size_t length = strlen(label);
+    return !(length >= sizeof overcommit - 1 && strcmp(label + length - (sizeof overcommit - 1), overcommit) == 0);
+}
+
+bool csched_running_on_pool(void) {
+    return csched_label_is_pool(dispatch_queue_get_label(NULL));
+}
 
 uintptr_t csched_open_construction_epoch(void) {
+    const char *queue = dispatch_queue_get_label(NULL);
     uintptr_t epoch = csched_tls_construction_epoch;
-    if (epoch == 0) {
-        epoch = atomic_fetch_add_explicit(&csched_epoch_counter, 1, memory_order_relaxed);
-        csched_tls_construction_epoch = epoch;
-    }
+    if (epoch != 0 && queue == csched_tls_epoch_queue) return epoch;
+    epoch = atomic_fetch_add_explicit(&csched_epoch_counter, 1, memory_order_relaxed);
+    csched_tls_construction_epoch = epoch;
+    csched_tls_epoch_queue = queue;
     return epoch;
+}
+
+bool csched_in_construction_epoch(uintptr_t epoch) {
+    return epoch != 0 && epoch == csched_tls_construction_epoch && dispatch_queue_get_label(NULL) == csched_tls_epoch_queue;
 }
 
 uintptr_t csched_thread_unique_id(void) {

@@ -69,9 +69,20 @@ static inline void csched_leave(const csched_frame *_Nonnull frame) {
 /// in between: one word per object, one TLS load to compare.
 static inline uintptr_t csched_current_construction_epoch(void) { return csched_tls_construction_epoch; }
 
-/// The calling thread's construction epoch, opening a new one if a hand-off closed the last (see
-/// `csched_current_construction_epoch`). Never 0; always below 2^62, so it fits beside a flag bit.
+/// The calling thread's construction epoch for a new object, opening a new one if a hand-off closed
+/// the last or the thread now runs another dispatch queue's work (a GCD worker moves between unrelated
+/// queues, and must not carry a window from one queue's work into another's). Never 0; always below
+/// 2^62, so it fits beside a flag bit.
 uintptr_t csched_open_construction_epoch(void);
+
+/// Whether the calling code is still in construction epoch `epoch`: the same thread, no hand-off
+/// since, and the same dispatch queue's work (or none) as when it was opened.
+bool csched_in_construction_epoch(uintptr_t epoch);
+
+/// Whether the calling code runs on a concurrent pool thread: work of a global dispatch queue or of
+/// Swift's global concurrent executor. (A thread running no queue work at all — the main thread, a
+/// plain `Thread` — is not: libdispatch names its default root queue's overcommit variant there.)
+bool csched_running_on_pool(void);
 
 /// Records that this thread handed work to a library scheduler: it closes the thread's construction
 /// epoch, and with it the window of every object the thread created in it. One TLS store.

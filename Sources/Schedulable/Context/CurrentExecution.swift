@@ -129,7 +129,11 @@ package enum CurrentExecution {
 
     /// The context of the innermost layer, for binding a detached object on first use. A plain
     /// thread gets a context of its own, made its base so that later checks take the fast path.
-    package static var innermostContext: ExecutionContext {
+    ///
+    /// `nil` on a concurrent pool thread (global-queue work, Swift's cooperative pool): nothing serial
+    /// owns it — the next block or task on that thread is unrelated code — so it can own nothing and
+    /// must not be marked as an owner.
+    package static var bindableContext: ExecutionContext? {
         switch innermost {
         case .frame(let context, _), .queue(let context):
             return context
@@ -137,7 +141,7 @@ package enum CurrentExecution {
             csched_adopt_main_context()
             return .main
         case .thread:
-            return threadContext()
+            return csched_running_on_pool() ? nil : threadContext()
         }
     }
 

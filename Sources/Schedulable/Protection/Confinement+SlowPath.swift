@@ -8,6 +8,9 @@ enum Judgement {
     case passResolving
     /// Not legitimate: the record is bound to `owner` elsewhere.
     case refuse(owner: ExecutionContext, boundAt: CompactCodeLocation)
+    /// Not legitimate: a detached record's first use runs on a concurrent pool thread, which nothing
+    /// serial owns, so there is nothing to bind it to.
+    case notSerial
 }
 
 /// The slow path of every check: runs only when the thread's token did not match the settled owner.
@@ -68,6 +71,11 @@ extension Confinement {
             }
             reportWrongContext(
                 object: object, member: member, tier: tier, owner: owner, boundAt: boundAt.locationIfAny, typeName: typeName
+            )
+        case .notSerial:
+            ScheduleReporting.report(
+                .firstUseNotSerial(member: member, tier: tier, object: object, typeName: typeName),
+                objectHandler: capturedHandler
             )
         }
     }

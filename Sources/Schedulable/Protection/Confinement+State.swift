@@ -43,11 +43,11 @@ struct ConfinementState: Equatable {
         return word & ~Self.constructingFlag
     }
 
-    /// Whether the calling thread is the one still building the object: it created the record and has
-    /// handed no work to a library scheduler since. One TLS load.
+    /// Whether the calling thread is the one still building the object: it created the record, has
+    /// handed no work to a library scheduler since, and runs the same dispatch queue's work (or none).
     var isOnConstructingThread: Bool {
         guard let epoch = constructionEpoch else { return false }
-        return epoch == UInt(csched_current_construction_epoch())
+        return csched_in_construction_epoch(uintptr_t(epoch))
     }
 
     /// The state of a bound record once its construction window is over.

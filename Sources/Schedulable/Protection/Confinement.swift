@@ -184,7 +184,7 @@ public final class Confinement {
     }
 
     /// Whether a checked access made here and now would pass (detached objects: yes, it would bind them
-    /// here).
+    /// here — except on a concurrent pool thread, where nothing serial could own them).
     ///
     /// Never a false "yes".
     @inlinable
@@ -197,7 +197,7 @@ public final class Confinement {
     func _isIsolatedSlow() -> Bool {
         switch judge(member: nil) {
         case .pass, .passResolving: return true
-        case .refuse: return false
+        case .refuse, .notSerial: return false
         }
     }
 
@@ -270,9 +270,11 @@ public final class Confinement {
     func judgeUnderLock(member: ConfinedMemberReference?) -> Judgement {
         withBinding {
             guard let owner = _owner else {
-                guard let member else { return .pass }   // a question binds nothing
+                // A question binds nothing; its answer is whether a use here would bind.
+                guard let member else { return CurrentExecution.bindableContext == nil ? .notSerial : .pass }
                 if let extras, !extras.options.checks(member, resolved: extras.resolvedProperties) { return .pass }
-                bind(to: CurrentExecution.innermostContext, at: member.bindSite ?? .none)
+                guard let here = CurrentExecution.bindableContext else { return .notSerial }
+                bind(to: here, at: member.bindSite ?? .none)
                 return needsResolution ? .passResolving : .pass
             }
             if allowsUseHere(by: owner) { return needsResolution ? .passResolving : .pass }

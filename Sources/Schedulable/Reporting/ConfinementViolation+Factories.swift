@@ -30,6 +30,27 @@ extension ConfinementViolation {
         return violation
     }
 
+    /// A detached object's first checked use ran on a concurrent pool thread (global-queue work, Swift's
+    /// cooperative pool): nothing serial owns that thread, so the object stays detached.
+    package static func firstUseNotSerial(
+        member: ConfinedMemberReference, tier: Tier, object: AnyObject?, typeName: String?
+    ) -> ConfinementViolation {
+        var violation = ConfinementViolation(
+            kind: .concurrentQueue,
+            tier: tier,
+            member: member.displayName,
+            expectedOwner: "a serial context (the object is detached)",
+            actualContext: CurrentExecution.description,
+            callSite: member.callSite,
+            detail: "a detached object's first use ran on a concurrent pool thread, which no serial scheduler "
+                + "owns (the next block or task there is unrelated code), so it was not bound; bind it with "
+                + "Confinement(owner:), or first use it on a serial scheduler"
+        )
+        violation.describe(object)
+        if object == nil { violation.objectType = typeName }
+        return violation
+    }
+
     /// Work that a scheduler did not accept (it was shut down), or that had no scheduler to go to.
     ///
     /// - Parameters:

@@ -19,7 +19,8 @@ public struct ConfinementViolation: Sendable, CustomStringConvertible {
         public static let wrongContext = Kind(rawValue: "wrongContext")
         /// Work was submitted to a scheduler that no longer accepts work.
         public static let rejectedWork = Kind(rawValue: "rejectedWork")
-        /// A wrapped queue turned out not to be serial.
+        /// A context turned out not to be serial: a wrapped queue ran two blocks at once, or a detached
+        /// object was first used on a concurrent pool thread.
         public static let concurrentQueue = Kind(rawValue: "concurrentQueue")
         /// A synchronous wait would never end (the waiter blocks the work it waits for).
         public static let deadlock = Kind(rawValue: "deadlock")

@@ -1,0 +1,72 @@
+import Dispatch
+import Foundation
+import Schedulable
+import Testing
+
+/// Threads the library does not own — GCD workers moving between unrelated queues, the global queues,
+/// Swift's cooperative pool — never carry a pass from one piece of work into another.
+@Suite("Pool threads gain no identity")
+struct PoolThreadTests {
+    /// An object built inside a raw serial queue's block, on a GCD worker: afterwards, blocks of four
+    /// unrelated queues (some land on that same worker) are reported every time. They used to pass
+    /// whenever they landed on the worker that built it.
+    @Test func aWorkerCarriesNoWindowIntoAnotherQueuesWork() {
+        let owner = SerialQueueScheduler(label: "test.pool.owner")
+        let recorder = ViolationRecorder()
+        let builder = DispatchQueue(label: "test.pool.builder")
+        // `async` + wait, not `sync`, so the object is built on a worker, not on this thread.
+        let made = LockedList<Counter>()
+        let built = DispatchSemaphore(value: 0)
+        builder.async {
+            let counter = withConfinementViolationHandler(recorder) { Counter(owner: owner) }
+            counter.ping()                                 // building it: no report
+            made.append(counter)
+            built.signal()
+        }
+        built.wait()
+        let counter = made.elements[0]
+        #expect(recorder.count == 0)
+        let unrelated = (0..<4).map { DispatchQueue(label: "test.pool.unrelated.\($0)") }
+        let group = DispatchGroup()
+        for index in 0..<200 {
+            unrelated[index % 4].async(group: group) { counter.ping() }
+        }
+        group.wait()
+        #expect(recorder.count == expectedDebugTier(200))
+    }
+
+    /// A detached object first used on a global queue is not bound to that worker: the use is reported
+    /// as a context that is not serial, every time, and `isIsolated` says no there. Its first use on a
+    /// serial scheduler binds it.
+    @Test func aDetachedObjectIsNotBoundToAGlobalQueueWorker() {
+        let recorder = ViolationRecorder()
+        let counter = withConfinementViolationHandler(recorder) { Counter(protection: .detached()) }
+        let answers = LockedList<Bool>()
+        let group = DispatchGroup()
+        for _ in 0..<200 {
+            DispatchQueue.global().async(group: group) {
+                answers.append(counter.isIsolated)
+                counter.ping()
+            }
+        }
+        group.wait()
+        #expect(answers.elements == Array(repeating: false, count: 200))
+        #expect(recorder.count == expectedDebugTier(200))
+        #expect(recorder.violations.allSatisfy { $0.kind == .concurrentQueue })
+        #expect(counter.confinement.owner == nil)
+        let owner = SerialQueueScheduler(label: "test.pool.binds-later")
+        owner.sync { counter.ping() }
+        #expect(counter.confinement.owner === owner.executionContext)
+    }
+
+    /// The same in a task on the cooperative pool.
+    @Test func aDetachedObjectIsNotBoundToACooperativePoolThread() async {
+        let recorder = ViolationRecorder()
+        let counter = withConfinementViolationHandler(recorder) { Counter(protection: .detached()) }
+        for _ in 0..<200 {
+            await Task.detached { counter.ping() }.value
+        }
+        #expect(recorder.count == expectedDebugTier(200))
+        #expect(counter.confinement.owner == nil)
+    }
+}
