@@ -8,7 +8,7 @@
 public func withConfinementViolationHandler<R>(
     _ handler: some ConfinementViolationHandler, operation: () throws -> R
 ) rethrows -> R {
-    try ConfinementSystem.$scopedHandler.withValue(handler, operation: operation)
+    try ConfinementSystem.$explicitScopedHandler.withValue(handler, operation: operation)
 }
 
 /// Runs async `operation` with `handler` receiving the violations raised in it and the violations of
@@ -24,5 +24,5 @@ public func withConfinementViolationHandler<R>(
     isolation: isolated (any Actor)? = #isolation,
     operation: () async throws -> R
 ) async rethrows -> R {
-    try await ConfinementSystem.$scopedHandler.withValue(handler, operation: operation)
+    try await ConfinementSystem.$explicitScopedHandler.withValue(handler, operation: operation)
 }
