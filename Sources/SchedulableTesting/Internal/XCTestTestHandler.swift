@@ -73,7 +73,7 @@ final class XCTestTestHandler: AutomaticTestHandler {
             return []
         }
         for violation in held {
-            record(violation, note: "detected off the test's thread; recorded when the test method ended")
+            record(violation, note: "off the test's thread; recorded when the test method ended")
         }
     }
 
