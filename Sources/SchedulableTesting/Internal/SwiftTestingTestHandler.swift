@@ -26,10 +26,11 @@ final class SwiftTestingTestHandler: AutomaticTestHandler {
         /// The test case's arguments as Swift Testing describes them; `nil` for a test without any.
         var testCase: String?
 
-        static var current: Key? {
-            guard let test = Test.current else { return nil }
-            let testCase = Test.Case.current.flatMap { $0.isParameterized ? String(reflecting: $0) : nil }
-            return Key(test: test.id, testCase: testCase)
+        static var current: Key? { Test.current.map(Key.init(current:)) }
+
+        init(current test: Test) {
+            self.test = test.id
+            self.testCase = Test.Case.current.flatMap { $0.isParameterized ? String(reflecting: $0) : nil }
         }
     }
 
@@ -37,7 +38,10 @@ final class SwiftTestingTestHandler: AutomaticTestHandler {
 
     /// The handler of the test case the calling task runs in, made on first use; `nil` off every test.
     static func forCurrentTestCase() -> SwiftTestingTestHandler? {
-        guard let key = Key.current, let test = Test.current else { return nil }
+        // Called at every capture in a test process (each protected object and hand-off): one read of
+        // Test.current (about 0.1–0.5 µs in a debug build, with its ID) and one dictionary lookup.
+        guard let test = Test.current else { return nil }
+        let key = Key(current: test)
         if let existing = handlers.withLock({ $0[key] }) { return existing }
         // Made outside the lock: it starts a task. A race makes two; the first one stored wins.
         let made = SwiftTestingTestHandler(key: key, test: test)
