@@ -55,8 +55,12 @@ let package = Package(
         // core module never links either.
         .target(
             name: "SchedulableTesting",
-            dependencies: ["Schedulable"]
+            dependencies: ["Schedulable", "CSchedulableTesting"]
         ),
+        // A load-time constructor that installs SchedulableTesting's bridge to the test frameworks, so
+        // that a violation fails the test that caused it in any test binary that links
+        // SchedulableTesting, with no trait or base class (Swift has no load-time hook).
+        .target(name: "CSchedulableTesting"),
         .testTarget(
             name: "SchedulableTestingTests",
             dependencies: ["Schedulable", "SchedulableTesting"],

@@ -96,7 +96,7 @@ public final class Confinement {
     /// "where am I" beyond one TLS load: records are made once per protected object.
     @usableFromInline
     package init(owner: ExecutionContext?, boundAt: CompactCodeLocation, allowsConstructionWindow: Bool) {
-        let extras = csched_scoped_handler_ever_installed()
+        let extras = ConfinementSystem.mayHaveScopedHandler
             ? ConfinementExtras(options: nil, handler: ConfinementSystem.scopedHandlerIfAny) : nil
         let state = Self.initialState(owner: owner, extras: extras, allowsConstructionWindow: allowsConstructionWindow)
         self._fastOwnerID = AtomicWord(state.word)

@@ -10,8 +10,8 @@ public enum ConfinementLevel: String, Sendable, CaseIterable, Comparable {
     case warnOnce = "warn-once"
     /// Print the report every time.
     case warn
-    /// Fail the current test (under ``withConfinementViolationHandler(_:operation:)`` scopes such as the
-    /// SchedulableTesting trait, which receive the violation); outside a test, print it every time.
+    /// Fail the test that caused the violation (in a test binary that links SchedulableTesting, from
+    /// any thread); outside a test, print it every time.
     case failTest = "fail-test"
     /// Print the report, then stop the process.
     case trap

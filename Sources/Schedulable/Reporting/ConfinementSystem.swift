@@ -12,6 +12,9 @@ import CSchedulableContext
 ///
 /// Per-scope handlers (``withConfinementViolationHandler(_:operation:)``) and the handler an object
 /// captured when it was created take precedence over the process-wide one; test helpers use them.
+/// Inside a test (a binary that links `SchedulableTesting`), a violation nothing else claims fails the
+/// test that caused it; a configured process-wide handler is explicit and wins over that, except at
+/// its ``ConfinementLevel/failTest`` level.
 public enum ConfinementSystem {
     /// The environment variable that overrides the handler with a policy: `SCHEDULE_PROTECTION`.
     public static let environmentVariable = "SCHEDULE_PROTECTION"
@@ -122,17 +125,39 @@ public enum ConfinementSystem {
         return bootstrapped.withLock { $0?.handler } ?? defaultHandler
     }
 
-    /// The handler for the current scope, if one was set with ``withConfinementViolationHandler(_:operation:)``.
+    /// The handler for the current scope: the one set with
+    /// ``withConfinementViolationHandler(_:operation:)``, else — inside a test of a binary that links
+    /// `SchedulableTesting` — the handler that fails the current test; `nil` elsewhere.
     ///
-    /// Objects created in the scope keep it.
-    @TaskLocal
-    public static var scopedHandler: (any ConfinementViolationHandler)? = nil
+    /// Objects created here keep it, and so do delayed work and futures submitted here: their
+    /// violations go to it from any thread (see "Reporting Violations" for the precedence).
+    public static var scopedHandler: (any ConfinementViolationHandler)? {
+        explicitScopedHandler ?? AutomaticTestReporting.current
+    }
 
-    /// ``scopedHandler``, as a record's initializer reads it: not at all until a scope was ever
-    /// installed with ``withConfinementViolationHandler(_:operation:)`` (a task-local read costs more
-    /// than the rest of the initializer). Bind the handler with that function, not with
-    /// `$scopedHandler` directly, for objects to keep it.
+    /// The handler set with ``withConfinementViolationHandler(_:operation:)``, if any: what the code
+    /// asked for, which wins over a test's automatic handler.
+    @TaskLocal
+    static var explicitScopedHandler: (any ConfinementViolationHandler)? = nil
+
+    /// Whether ``scopedHandler`` can be anything but `nil`, for a record's initializer: the explicit
+    /// scope's task-local is read only once a scope was ever installed with
+    /// ``withConfinementViolationHandler(_:operation:)`` (a task-local read costs more than the rest of
+    /// the initializer), a test's automatic handler only when a test framework bridge is installed.
+    package static var mayHaveScopedHandler: Bool {
+        csched_scoped_handler_ever_installed() || AutomaticTestReporting.isInstalled
+    }
+
+    /// See ``mayHaveScopedHandler``.
     package static var scopedHandlerIfAny: (any ConfinementViolationHandler)? {
-        csched_scoped_handler_ever_installed() ? scopedHandler : nil
+        if csched_scoped_handler_ever_installed(), let explicit = explicitScopedHandler { return explicit }
+        return AutomaticTestReporting.current
+    }
+
+    /// Whether the process-wide handler was configured — by ``bootstrap(_:file:line:)`` or the
+    /// `SCHEDULE_PROTECTION` variable — rather than left to the build's default. A configured handler
+    /// is explicit, so it wins over a test's automatic one.
+    package static var isExplicitlyConfigured: Bool {
+        environmentHandler != nil || bootstrapped.withLock { $0 != nil }
     }
 }

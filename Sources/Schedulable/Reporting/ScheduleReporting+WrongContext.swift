@@ -17,7 +17,7 @@ extension ScheduleReporting {
     package static func reportWrongContext(
         _ violation: ConfinementViolation, owner: ExecutionContext, objectHandler: (any ConfinementViolationHandler)?
     ) {
-        let handler = handler(objectHandler: objectHandler)
+        let handler = handler(for: violation, objectHandler: objectHandler)
         if !isDeliveringOnThisThread, endsInTrap(violation, handledBy: handler),
             CurrentExecution.mayHoldQueuesUnseen,
             owner.confirmedByDispatch(elseTrapPrinting: violation.description + "\n")

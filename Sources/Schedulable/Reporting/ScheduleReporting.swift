@@ -4,13 +4,35 @@ import CSchedulableContext
 /// precondition tier. It decides nothing about ownership — the layers that detect a violation have
 /// decided that before they call here.
 package enum ScheduleReporting {
-    /// The handler a violation goes to: the one the object captured at creation, else the scope's,
-    /// else the process-wide one.
+    /// The handler `violation` goes to. What the code configured wins over a test's automatic handler
+    /// (``AutomaticTestReporting``):
     ///
-    /// - Parameter objectHandler: The handler the object captured, if any.
+    /// 1. the handler the object captured from a ``withConfinementViolationHandler(_:operation:)``
+    ///    scope, else the scope the violation is raised in;
+    /// 2. a note goes to the process-wide handler: it reports nothing wrong, so it fails no test;
+    /// 3. the test the object captured, else the test of the code raising the violation — unless the
+    ///    process-wide handler was configured (bootstrap, `SCHEDULE_PROTECTION`): then that handler,
+    ///    except that a violation it puts at ``ConfinementLevel/failTest`` goes to the test;
+    /// 4. the process-wide handler.
+    ///
+    /// - Parameters:
+    ///   - violation: The violation.
+    ///   - objectHandler: The handler the object (or work, or future) captured, if any.
     /// - Returns: The handler that applies.
-    package static func handler(objectHandler: (any ConfinementViolationHandler)?) -> any ConfinementViolationHandler {
-        objectHandler ?? ConfinementSystem.scopedHandler ?? ConfinementSystem.handler
+    package static func handler(
+        for violation: ConfinementViolation, objectHandler: (any ConfinementViolationHandler)?
+    ) -> any ConfinementViolationHandler {
+        let capturedTest = objectHandler as? any AutomaticTestHandler
+        if let objectHandler, capturedTest == nil { return objectHandler }
+        if let scoped = ConfinementSystem.explicitScopedHandler { return scoped }
+        let processWide = ConfinementSystem.handler
+        if violation.tier == .note { return processWide }
+        guard let test = capturedTest ?? AutomaticTestReporting.current else { return processWide }
+        guard ConfinementSystem.isExplicitlyConfigured else { return test }
+        if let policy = processWide as? PolicyViolationHandler, policy.level(for: violation) == .failTest {
+            return test
+        }
+        return processWide
     }
 
     /// Whether delivering `violation` to `handler` ends with the process stopped: the precondition
@@ -26,13 +48,13 @@ package enum ScheduleReporting {
     /// Whether a violation is being delivered on this thread right now (a handler runs).
     package static var isDeliveringOnThisThread: Bool { csched_is_reporting() }
 
-    /// Delivers `violation` to the handler that applies (see ``handler(objectHandler:)``).
+    /// Delivers `violation` to the handler that applies (see ``handler(for:objectHandler:)``).
     ///
     /// - Parameters:
     ///   - violation: What happened.
     ///   - objectHandler: The handler the object captured at creation, if any.
     package static func report(_ violation: ConfinementViolation, objectHandler: (any ConfinementViolationHandler)?) {
-        report(violation, to: handler(objectHandler: objectHandler))
+        report(violation, to: handler(for: violation, objectHandler: objectHandler))
     }
 
     /// Delivers `violation` to `handler`; a precondition-tier violation then prints and traps.
@@ -52,7 +74,9 @@ package enum ScheduleReporting {
             return
         }
         if let sink = JSONLinesViolationHandler.process, sink !== handler as AnyObject {
-            sink.append(violation, level: (handler as? PolicyViolationHandler)?.level(for: violation))
+            let level = handler is any AutomaticTestHandler
+                ? .failTest : (handler as? PolicyViolationHandler)?.level(for: violation)
+            sink.append(violation, level: level)
         }
         handler.handle(violation)
         csched_reporting_leave()

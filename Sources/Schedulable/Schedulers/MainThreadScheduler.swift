@@ -28,6 +28,7 @@ public final class MainThreadScheduler: SerialScheduler {
     public func trySchedule(_ work: @escaping @Sendable () -> Void) throws(ScheduleRejection) {
         csched_note_publication()   // a hand-off: it ends this thread's construction windows
         let context = executionContext
+        let work = AutomaticTestReporting.carryingCurrentTest(work)
         DispatchQueue.main.async { context.run(work) }
     }
 

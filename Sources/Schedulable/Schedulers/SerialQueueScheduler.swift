@@ -137,6 +137,7 @@ public final class SerialQueueScheduler: SerialScheduler {
     public func trySchedule(_ work: @escaping @Sendable () -> Void) throws(ScheduleRejection) {
         csched_note_publication()   // a hand-off: it ends this thread's construction windows
         let context = executionContext
+        let work = AutomaticTestReporting.carryingCurrentTest(work)
         if watchesExclusion {
             queue.async { self.runWatchingExclusion(work) }
         } else if let direct {

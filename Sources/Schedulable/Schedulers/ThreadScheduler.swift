@@ -88,7 +88,7 @@ public final class ThreadScheduler: SerialScheduler {
     ///   ``shutdown()``.
     public func trySchedule(_ work: @escaping @Sendable () -> Void) throws(ScheduleRejection) {
         csched_note_publication()   // a hand-off: it ends this thread's construction windows
-        guard loop.enqueue(work) else {
+        guard loop.enqueue(AutomaticTestReporting.carryingCurrentTest(work)) else {
             throw ScheduleRejection(reason: .shutDown, schedulerLabel: label)
         }
     }

@@ -1,0 +1,93 @@
+import Dispatch
+import Schedulable
+import SchedulableTesting
+import Testing
+import XCTest
+
+/// The automatic handlers in this process (it links SchedulableTesting), with no trait: the failures
+/// they record are caught here so that the tests can count them. Which tests fail in a real run is
+/// checked in child processes by ``AutomaticTestFailureTests``.
+@Suite struct AutomaticTestHandlerTests {
+    static let repetitions = 200
+
+    /// Each off-task violation is on the test before the detecting thread goes on, every time.
+    ///
+    /// The counter is created inside `withKnownIssue`, so the task that records this test's off-task
+    /// issues inherits it (the documented limit) and they arrive here as known issues to count.
+    @Test(.requiresDebugChecks) func offTaskViolationsAreRecordedOnTheTestBeforeTheDetectingThreadGoesOn() async {
+        let log = IssueLog()
+        let owner = SerialQueueScheduler(label: "automatic.off-task.")
+        let countsAfterEachDetection = ScheduleLock<[Int]>([])
+        await withKnownIssue {
+            let counter = Counter(owner: owner)
+            #expect(ConfinementSystem.scopedHandler is any AutomaticTestHandler)
+            for _ in 0..<Self.repetitions {
+                await onBackgroundThread {
+                    counter.increment()
+                    let recorded = log.all.count
+                    countsAfterEachDetection.withLock { $0.append(recorded) }
+                }
+            }
+        } matching: { issue in
+            issue.comments.contains { $0.rawValue.contains("expected owner:  queue \"automatic.off-task.\"") }
+                && log.match(issue)
+        }
+        #expect(log.all.count == Self.repetitions)
+        #expect(countsAfterEachDetection.withLock { $0 } == Array(1...Self.repetitions))
+        #expect(log.comments.allSatisfy { $0.contains("detected:        off the test's task (test offTaskViolations") })
+    }
+
+    /// On the test's own task the issue is recorded in place, so `withKnownIssue` around the offending
+    /// code sees it even though the object was created outside.
+    @Test(.requiresDebugChecks) func aViolationOnTheTestsOwnTaskIsRecordedInPlace() {
+        let counter = Counter(owner: SerialQueueScheduler(label: "automatic.own-task."))
+        let log = IssueLog()
+        withKnownIssue {
+            counter.increment()
+        } matching: { log.match($0) }
+        #expect(log.all.count == 1)
+        #expect(log.comments.first?.contains("detected:        off the test's task") == false)
+    }
+
+    /// An explicit scope wins over the test's automatic handler, for objects created before it too.
+    @Test(.requiresDebugChecks) func anExplicitScopeWinsOverTheAutomaticHandler() {
+        let counter = Counter(owner: SerialQueueScheduler(label: "automatic.explicit."))
+        let violations = collectConfinementViolations { counter.increment() }
+        #expect(violations.count == 1)
+    }
+}
+
+/// XCTest: a violation detected on another thread is held and recorded on the test's thread by the
+/// teardown block the observer added; `tearDown()` runs after it and checks what was recorded.
+final class AutomaticXCTestHandlerTests: XCTestCase {
+    private var recorded: [String] = []
+    private var expectsHeldFailures = 0
+
+    override func recordFailure(withDescription description: String, inFile filePath: String, atLine lineNumber: Int, expected: Bool) {
+        if expectsHeldFailures > 0, description.contains("automatic.xctest.") {
+            recorded.append(description)
+        } else {
+            super.recordFailure(withDescription: description, inFile: filePath, atLine: lineNumber, expected: expected)
+        }
+    }
+
+    override func tearDown() {
+        if expectsHeldFailures > 0 {
+            XCTAssertEqual(recorded.count, expectsHeldFailures)
+            XCTAssertTrue(recorded.allSatisfy { $0.contains("off the test's thread; recorded when the test method ended") })
+        }
+        super.tearDown()
+    }
+
+    func testViolationsOnOtherThreadsFailTheTestAfterItsMethod() throws {
+        try XCTSkipUnless(ConfinementSystem.debugChecksCompiledIn, "the debug-tier checks are compiled out of this build")
+        let counter = Counter(owner: SerialQueueScheduler(label: "automatic.xctest."))
+        XCTAssertTrue(ConfinementSystem.scopedHandler is any AutomaticTestHandler)
+        expectsHeldFailures = AutomaticTestHandlerTests.repetitions
+        for _ in 0..<AutomaticTestHandlerTests.repetitions {
+            onBackgroundThread { counter.increment() }
+        }
+        // Held, not yet recorded: XCTest's recording is not safe off the test's thread.
+        XCTAssertEqual(recorded.count, 0)
+    }
+}
