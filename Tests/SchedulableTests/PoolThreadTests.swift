@@ -55,7 +55,7 @@ struct PoolThreadTests {
         #expect(recorder.violations.allSatisfy { $0.kind == .concurrentQueue })
         #expect(counter.confinement.owner == nil)
         let owner = SerialQueueScheduler(label: "test.pool.binds-later")
-        owner.sync { counter.ping() }
+        owner.sync { counter.incrementAlways() }           // the always-on tier: it binds in every build
         #expect(counter.confinement.owner === owner.executionContext)
     }
 
