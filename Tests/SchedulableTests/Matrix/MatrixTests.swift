@@ -229,6 +229,9 @@ struct MatrixTests {
         case .nestedRawSync:
             let raw = DispatchQueue(label: "matrix.raw")
             return await fixture.onOwner { raw.sync(execute: access) }
+        case .nestedRawSyncInRawWork:
+            let raw = DispatchQueue(label: "matrix.raw")
+            return await onRawQueue(fixture.queue!) { raw.sync(execute: access) }
         case .lentChain:
             let lender = fixture.lender
             return await fixture.onOwner { lender.sync(access) }
