@@ -293,10 +293,9 @@ let matrixKnownGaps: [MatrixOwner: [MatrixContext: String]] = {
     // Issue 13, item 7: raw sync nested in raw work on the owner leaves no trace that a non-trapping
     // check can read; libdispatch knows the owner is held but says so only by not trapping. Under the
     // trap handler and the precondition tier the library asks it first and the access passes
-    // (CoreSemanticsTests.rawSyncInsideRawOwnerWorkPassesWhereChecksTrap); under the recording handler
-    // the matrix uses, and for the query, it cannot ask, and the access is reported. For main (main-queue
-    // work under dispatchMain) it is reported under every handler: ExecutionContext.main has no queue
-    // for confirmedByDispatch to ask about.
+    // (CoreSemanticsTests.rawSyncInsideRawOwnerWorkPassesWhereChecksTrap, and for main-queue work
+    // DispatchArbitrationTests.rawSyncInsideMainQueueWorkPassesMainOwnedChecksWhereChecksTrap); under
+    // the recording handler the matrix uses, and for the query, it cannot ask, and the access is reported.
     let rawNestedGap = "issue 13 item 7: raw sync nested in raw owner work is reported under non-trapping handlers"
     var gaps: [MatrixOwner: [MatrixContext: String]] = [:]
     for owner in [MatrixOwner.main, .tree, .branch, .subBranch, .wrappedQueue, .actorExecutor] {
