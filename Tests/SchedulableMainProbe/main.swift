@@ -1,7 +1,8 @@
 // A program for the main-scheduler tests: the test process cannot run top-level code on its main
 // thread (Swift's async entry point parks it in dispatchMain()), so this one does, then hands over to
 // dispatchMain() itself. Exit status 0: every check passed; 10+: which check failed. With the argument
-// "thread-scheduler" it touches a main-owned object from a thread scheduler, which must trap.
+// "thread-scheduler" it touches a main-owned object from a thread scheduler, which must trap. With
+// "matrix <repetitions>" it runs the threading-model matrix's main-thread cells (Matrix.swift) and exits.
 
 import CSchedulableContext
 import Dispatch
@@ -34,6 +35,11 @@ final class Screen: ConfinedObject, @unchecked Sendable {
 
 func require(_ condition: Bool, _ code: Int32) {
     if !condition { exit(code) }
+}
+
+if CommandLine.arguments.dropFirst().first == "matrix" {
+    runMatrixCells(repetitions: CommandLine.arguments.dropFirst(2).first.flatMap { Int($0) } ?? 200)
+    exit(0)
 }
 
 // Top-level code: the main thread itself.

@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import Testing
 
 @testable import Schedulable
@@ -56,6 +57,40 @@ struct DispatchArbitrationTests {
             // libdispatch, whose trap would leave only the report armed for the signal handler.
             #expect(stderr.contains("Schedulable: Counter.incrementAlways()"))
             #expect(stderr.contains("(report above)"))
+        }
+    }
+
+    /// Raw `sync` nested in main-queue work that `dispatchMain()` drains on a worker thread: only
+    /// libdispatch knows the main queue is held there. Where the outcome would be a trap it is asked, and
+    /// a main-owned object passes — the trap side of the matrix's main × nestedRawSyncInRawWork cell.
+    @Test func rawSyncInsideMainQueueWorkPassesMainOwnedChecksWhereChecksTrap() async {
+        await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
+            DispatchQueue.main.async {
+                let counter = Counter(owner: MainThreadScheduler.shared)
+                counter.confinement.endConstruction()
+                DispatchQueue(label: "exit.mainraw.inner").sync {
+                    counter.ping()               // debug tier, default trap handler
+                    counter.incrementAlways()    // precondition tier
+                }
+                exit(0)
+            }
+            try? await Task.sleep(for: .seconds(30))
+            exit(7)
+        }
+    }
+
+    /// The same nesting away from the main queue: libdispatch says no, and the report is printed.
+    @Test func rawSyncInsideOtherQueueWorkStillTrapsWithTheReportForAMainOwnedObject() async {
+        await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let counter = Counter(owner: MainThreadScheduler.shared)
+            counter.confinement.endConstruction()
+            DispatchQueue(label: "exit.mainraw.unrelated").sync {
+                DispatchQueue(label: "exit.mainraw.inner2").sync { counter.incrementAlways() }
+            }
+        }.map { result in
+            let stderr = standardErrorText(result)
+            #expect(stderr.contains("Counter.incrementAlways() used outside its owner"))
+            #expect(stderr.contains("expected owner:  main thread"))
         }
     }
 }

@@ -8,15 +8,15 @@ import Musl
 import Darwin
 #endif
 
-/// How a launched program ended.
-private struct ProgramOutcome {
+/// How a launched program ended (MainThreadSchedulerTopLevelTests and MatrixTests launch the probe).
+struct ProgramOutcome {
     var exitStatus: Int32?
     var signal: Int32?
     var standardError: String
 }
 
 /// Runs the `schedulable-main-probe` program built next to the test bundle, without Foundation.
-private func runMainProbe(_ arguments: [String]) throws -> ProgramOutcome {
+func runMainProbe(_ arguments: [String]) throws -> ProgramOutcome {
     // SwiftPM puts every product of the package in one folder: the test bundle's.
     let executable = try #require(readSymbolicLink("/proc/self/exe"))
     let folder = executable[..<executable.lastIndex(of: "/")!]
