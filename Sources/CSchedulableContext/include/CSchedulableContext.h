@@ -61,18 +61,13 @@ static inline void csched_leave(const csched_frame *_Nonnull frame) {
     csched_tls_current_id = frame->saved_id;
 }
 
-/// The construction epoch this thread is in, or 0 when it has handed work to a library scheduler since
-/// it last opened one. An object's construction window (its creating thread may use it before the
-/// owner does) is the epoch it was created in: it closes at the creating thread's first hand-off after
-/// creation, because from then on the object can be in use elsewhere. Epochs are drawn from one
-/// process-wide counter and never reused, so an equal epoch means the same thread, with no hand-off
-/// in between: one word per object, one TLS load to compare.
-static inline uintptr_t csched_current_construction_epoch(void) { return csched_tls_construction_epoch; }
-
-/// The calling thread's construction epoch for a new object, opening a new one if a hand-off closed
-/// the last or the thread now runs another dispatch queue's work (a GCD worker moves between unrelated
-/// queues, and must not carry a window from one queue's work into another's). Never 0; always below
-/// 2^62, so it fits beside a flag bit.
+/// The calling thread's construction epoch for a new object. An object's construction window (its
+/// creating thread may use it before the owner does) is the epoch it was created in. A thread's epoch
+/// ends when it hands work to a library scheduler (from then on the object can be in use elsewhere) or
+/// when it runs another dispatch queue's work (a GCD worker moves between unrelated queues); the next
+/// object opens a new one. Epochs come from one process-wide counter and are never reused, so an
+/// equal epoch means the same thread with no hand-off in between: one word per object. Never 0;
+/// always below 2^62, so it fits beside a flag bit.
 uintptr_t csched_open_construction_epoch(void);
 
 /// Whether the calling code is still in construction epoch `epoch`: the same thread, no hand-off

@@ -159,11 +159,6 @@ public final class Confinement {
     /// Whether property options still have to be matched to wrappers (read under the stripe).
     var needsResolution: Bool { extras?.resolvedProperties == nil && extras?.needsResolution == true }
 
-    /// The owner and bind site, read under the stripe.
-    var ownerAndBindSite: (owner: ExecutionContext?, boundAt: CompactCodeLocation) {
-        withBinding { (_owner, _boundAt) }
-    }
-
     /// The owner's context, or `nil` while detached.
     public var owner: ExecutionContext? {
         withBinding { _owner }
