@@ -27,6 +27,11 @@ extern void *dispatch_get_specific(const void *key);
 typedef struct csched_dispatch_queue_s *dispatch_queue_t;
 extern void dispatch_async_f(dispatch_queue_t queue, void *context, void (*work)(void *));
 extern const char *dispatch_queue_get_label(dispatch_queue_t queue);
+extern dispatch_queue_t dispatch_queue_create(const char *label, void *attributes);
+extern dispatch_queue_t dispatch_queue_create_with_target(const char *label, void *attributes, dispatch_queue_t target);
+extern void dispatch_sync_f(dispatch_queue_t queue, void *context, void (*work)(void *));
+extern void dispatch_release(void *object);
+extern void *dispatch_queue_get_specific(dispatch_queue_t queue, const void *key);
 #endif
 
 _Thread_local uintptr_t csched_tls_current_id = 0;
@@ -398,5 +403,136 @@ const void *csched_queue_specific_value(const void *key) {
     void *box = dispatch_get_specific(key);
     if (box == NULL) return NULL;
     // The box is a Swift class instance: a two-word header (metadata, reference counts), then `value`.
+    return *(const void *const *)((const char *)box + 2 * sizeof(void *));
+}
+
+// MARK: - Which queues the calling thread holds (libdispatch's drain lock)
+//
+// `dispatchPrecondition(.onQueue(q))` knows whether the calling thread holds `q`, but answers "no" by
+// trapping. Its first test is public in spirit and simple in fact: a serial queue's 64-bit state word
+// carries, in its low 32 bits, the drain lock, whose owner field is the OS thread id of the thread
+// running the queue's work (or blocked in `sync` on it, which takes the lock for the whole target
+// chain). Reading that word answers the same question without trapping — including for a raw
+// `someQueue.sync {}` nested in raw work on the queue, which leaves no other trace.
+//
+// The layout is swift-corelibs-libdispatch's (`struct dispatch_queue_s`: `do_targetq` at 0x18,
+// `dq_state` at 0x38 on LP64; `DLOCK_OWNER_MASK` 0x3fffffff; the owner is `gettid()`). It is not a
+// public contract, so it is used only after a self-check in this process confirms it against
+// libdispatch's own behaviour; otherwise every answer is "unknown" and callers keep their fallback.
+// On Darwin the owner is the thread's mach port and the layout differs: the reader says "unknown".
+
+#if defined(__linux__) && defined(__LP64__)
+enum {
+    csched_dq_targetq_offset = 0x18,
+    csched_dq_state_offset = 0x38,
+};
+static const uint32_t csched_dlock_owner_mask = 0x3fffffff;
+
+static _Thread_local uint32_t csched_tls_dispatch_tid = 0;
+
+static uint32_t csched_dispatch_tid(void) {
+    uint32_t tid = csched_tls_dispatch_tid;
+    if (tid == 0) {
+        tid = (uint32_t)syscall(SYS_gettid);
+        csched_tls_dispatch_tid = tid;
+    }
+    return tid;
+}
+
+static bool csched_drain_locked_by_self(const void *queue) {
+    uint64_t state = __atomic_load_n((const uint64_t *)((const char *)queue + csched_dq_state_offset), __ATOMIC_RELAXED);
+    return ((uint32_t)state & csched_dlock_owner_mask) == (csched_dispatch_tid() & csched_dlock_owner_mask);
+}
+
+static const void *csched_raw_target(const void *queue) {
+    return __atomic_load_n((const void *const *)((const char *)queue + csched_dq_targetq_offset), __ATOMIC_RELAXED);
+}
+
+// The self-check's evidence, one bit per observation that must hold.
+static _Atomic unsigned csched_layout_evidence = 0;
+enum {
+    csched_evidence_sync_holds_queue = 1u << 0,
+    csched_evidence_sync_holds_target = 1u << 1,
+    csched_evidence_nested_sync_keeps_outer = 1u << 2,
+    csched_evidence_nested_queue_held = 1u << 3,
+    csched_evidence_all = (1u << 4) - 1,
+};
+
+struct csched_layout_probe {
+    dispatch_queue_t tree;
+    dispatch_queue_t branch;
+    dispatch_queue_t other;
+};
+
+static void csched_layout_probe_nested(void *context) {
+    const struct csched_layout_probe *probe = context;
+    unsigned evidence = 0;
+    if (csched_drain_locked_by_self(probe->branch)) evidence |= csched_evidence_nested_sync_keeps_outer;
+    if (csched_drain_locked_by_self(probe->other)) evidence |= csched_evidence_nested_queue_held;
+    atomic_fetch_or_explicit(&csched_layout_evidence, evidence, memory_order_relaxed);
+}
+
+static void csched_layout_probe_outer(void *context) {
+    const struct csched_layout_probe *probe = context;
+    unsigned evidence = 0;
+    if (csched_drain_locked_by_self(probe->branch)) evidence |= csched_evidence_sync_holds_queue;
+    if (csched_drain_locked_by_self(probe->tree)) evidence |= csched_evidence_sync_holds_target;
+    atomic_fetch_or_explicit(&csched_layout_evidence, evidence, memory_order_relaxed);
+    dispatch_sync_f(probe->other, context, csched_layout_probe_nested);
+}
+
+static bool csched_drain_reader_confirmed = false;
+static pthread_once_t csched_drain_reader_once = PTHREAD_ONCE_INIT;
+
+// Runs once, on the first question: `sync` work on a branch of a tree must show both queues held by
+// this thread, a raw `sync` nested in it must leave them held and hold its own queue; outside, none is
+// held; and the branch's target must read as the tree. Any miss disables the reader for good.
+static void csched_confirm_drain_reader(void) {
+    if (getenv("SCHEDULABLE_DISABLE_DISPATCH_READER") != NULL) return;
+    struct csched_layout_probe probe;
+    probe.tree = dispatch_queue_create("schedulable.layout-check.tree", NULL);
+    probe.branch = dispatch_queue_create_with_target("schedulable.layout-check.branch", NULL, probe.tree);
+    probe.other = dispatch_queue_create("schedulable.layout-check.other", NULL);
+    bool confirmed = csched_raw_target(probe.branch) == (const void *)probe.tree
+        && dispatch_queue_get_label(probe.branch) != NULL
+        && strcmp(dispatch_queue_get_label(probe.branch), "schedulable.layout-check.branch") == 0
+        && !csched_drain_locked_by_self(probe.tree) && !csched_drain_locked_by_self(probe.branch);
+    if (confirmed) {
+        dispatch_sync_f(probe.branch, &probe, csched_layout_probe_outer);
+        confirmed = atomic_load_explicit(&csched_layout_evidence, memory_order_relaxed) == csched_evidence_all
+            && !csched_drain_locked_by_self(probe.tree) && !csched_drain_locked_by_self(probe.branch)
+            && !csched_drain_locked_by_self(probe.other);
+    }
+    dispatch_release(probe.other);
+    dispatch_release(probe.branch);
+    dispatch_release(probe.tree);
+    csched_drain_reader_confirmed = confirmed;
+}
+
+bool csched_dispatch_reader_confirmed(void) {
+    pthread_once(&csched_drain_reader_once, csched_confirm_drain_reader);
+    return csched_drain_reader_confirmed;
+}
+
+int csched_thread_holds_queue(const void *queue) {
+    if (queue == NULL || !csched_dispatch_reader_confirmed()) return -1;
+    return csched_drain_locked_by_self(queue) ? 1 : 0;
+}
+
+const void *csched_queue_target(const void *queue) {
+    if (queue == NULL || !csched_dispatch_reader_confirmed()) return NULL;
+    return csched_raw_target(queue);
+}
+
+#else
+bool csched_dispatch_reader_confirmed(void) { return false; }
+int csched_thread_holds_queue(const void *queue) { (void)queue; return -1; }
+const void *csched_queue_target(const void *queue) { (void)queue; return NULL; }
+#endif
+
+const void *csched_queue_own_specific_value(const void *queue, const void *key) {
+    void *box = dispatch_queue_get_specific((dispatch_queue_t)queue, key);
+    if (box == NULL) return NULL;
+    // The same box layout as in `csched_queue_specific_value`.
     return *(const void *const *)((const char *)box + 2 * sizeof(void *));
 }

@@ -117,8 +117,9 @@ struct CoreSemanticsTests {
         #expect(recorder.count == expectedDebugTier(1))
     }
 
-    /// Raw `sync` nested in raw work on the owner leaves no trace a non-trapping API can read; where
-    /// the outcome would be a trap, libdispatch arbitrates, so the owner's blocked work is not reported.
+    /// Raw `sync` nested in raw work on the owner: the owner's blocked work is not reported where the
+    /// outcome would be a trap either (DispatchReaderTests covers the non-trapping handlers, and the
+    /// fallback where the drain lock cannot be read).
     @Test func rawSyncInsideRawOwnerWorkPassesWhereChecksTrap() async {
         await #expect(processExitsWith: .success) {
             let owner = SerialQueueScheduler(label: "exit.rawraw.owner")

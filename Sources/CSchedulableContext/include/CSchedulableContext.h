@@ -288,6 +288,24 @@ void csched_arm_trap_report(const char *_Nonnull report);
 /// Disarms the report armed by `csched_arm_trap_report`.
 void csched_disarm_trap_report(void);
 
+/// Whether this process reads libdispatch's queue state itself (`csched_thread_holds_queue`,
+/// `csched_queue_target`): `true` only on swift-corelibs-libdispatch (Linux, LP64) after a self-check
+/// at the first call confirmed the layout against libdispatch's behaviour. Set the environment variable
+/// `SCHEDULABLE_DISABLE_DISPATCH_READER` to turn the reader off.
+bool csched_dispatch_reader_confirmed(void);
+
+/// Whether the calling thread holds the serial libdispatch queue `queue` (runs its work, or waits in
+/// `sync` on it or on a queue targeting it): 1 yes, 0 no, -1 cannot tell (reader not confirmed). The
+/// same answer `dispatchPrecondition(.onQueue:)` gives for a serial queue, without trapping on "no".
+int csched_thread_holds_queue(const void *_Nullable queue);
+
+/// The queue `queue` targets, or NULL (no target read: reader not confirmed).
+const void *_Nullable csched_queue_target(const void *_Nullable queue);
+
+/// `queue`'s own queue-specific value for `key` (not its targets'), read like
+/// `csched_queue_specific_value` (`dispatch_queue_get_specific` and one load), or NULL.
+const void *_Nullable csched_queue_own_specific_value(const void *_Nonnull queue, const void *_Nonnull key);
+
 #ifdef __cplusplus
 }
 #endif

@@ -33,11 +33,11 @@ extension SerialQueueScheduler: ExecutorScheduler {
     /// Returns when the calling code runs on this queue (or on a queue that targets it, or inside a
     /// synchronous call made from it).
     ///
-    /// When the library's token cannot confirm that and the calling code may run inside dispatch work
-    /// the library cannot account for (a raw `sync`), defers to
-    /// `dispatchPrecondition(condition: .onQueue(queue))`, which knows every case; a failure there stops
-    /// the process silently on Linux, so the report is armed to print first. Elsewhere it reports the
-    /// failure, printed in full, and stops the process without asking.
+    /// ``isIsolated`` already includes libdispatch's own answer where its drain lock can be read. Where
+    /// it cannot, and the calling code may run inside dispatch work the library cannot account for (a
+    /// raw `sync`), defers to `dispatchPrecondition(condition: .onQueue(queue))`, which knows every
+    /// case; a failure there stops the process silently on Linux, so the report is armed to print
+    /// first. Elsewhere it reports the failure, printed in full, and stops the process.
     @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
     public func checkIsolated() {
         if isIsolated { return }
@@ -46,7 +46,10 @@ extension SerialQueueScheduler: ExecutorScheduler {
             reportIsolationFailure(executionContext, member: "checkIsolated()")
         }
         let violation = ConfinementViolation.isolationFailure(executionContext, member: "checkIsolated()")
-        _ = executionContext.confirmedByDispatch(elseTrapPrinting: violation.description + "\n")
+        if !executionContext.confirmedByDispatch(elseTrapPrinting: violation.description + "\n") {
+            // libdispatch's answer was read without trapping, and it is "no".
+            reportIsolationFailure(executionContext, member: "checkIsolated()")
+        }
     }
 
     /// `true` when the library's token shows the calling code on this queue; `nil` otherwise, because

@@ -88,8 +88,13 @@ package enum CurrentExecution {
     /// Whether the calling code runs in `context` or one of its branches, by any layer — the slow
     /// path of ``ExecutionContext/isIsolated``. A main-thread answer makes the main context this
     /// thread's base, so the next main-owned check takes the fast path.
+    ///
+    /// Last, when no layer the library tracks matches, libdispatch's own answer for the context's queue
+    /// (``ExecutionContext/isHeldInDispatch``): the one nesting nothing else can see is a raw
+    /// `someQueue.sync {}` inside raw work on the owner's queue, where the owner's queue is held by this
+    /// very thread. Asked only on a miss, so it costs nothing on a legitimate path.
     package static func holds(_ context: ExecutionContext) -> Bool {
-        holds(contextID: context.id)
+        holds(contextID: context.id) || context.isHeldInDispatch == true
     }
 
     /// Whether the calling code runs in the context whose id is `id`, or one of its branches (see
@@ -201,9 +206,10 @@ package enum CurrentExecution {
     /// before anything can trap — under Xcode's debugger a trap inside libdispatch stops the process
     /// before a report armed for the signal handler prints.
     ///
-    /// Known blind spot (documented in the Threading Model article): raw work on a queue owner that
-    /// calls `DispatchQueue.global().sync {}` leaves the current queue a root queue, so an access in it
-    /// is reported although the owner is blocked.
+    /// Used only where libdispatch's drain lock cannot be read (``DispatchQueueState``): there, raw
+    /// work on a queue owner that calls `DispatchQueue.global().sync {}` leaves the current queue a
+    /// root queue, so an access in it is reported although the owner is blocked (documented in the
+    /// Threading Model article).
     package static var mayHoldQueuesUnseen: Bool {
         let label = String(cString: csched_current_queue_label())
         if label.isEmpty || label.hasPrefix("com.apple.root.") { return false }
@@ -219,13 +225,15 @@ package enum CurrentExecution {
     /// The one deadlock detection behind `sync`, `present()` and futures in the present.
     package static func waitingWouldDeadlock(on context: ExecutionContext) -> Bool {
         let root = context.root
-        return first { layer in
+        let heldByALayer = first { layer in
             switch layer {
             case .frame(let held, _), .queue(let held): return held.isWithin(root)
             case .mainThread: return root.kind == .main
             case .thread: return false
             }
         } != nil
+        // A raw `sync` nested in raw work on the tree leaves no layer: libdispatch still knows.
+        return heldByALayer || root.isHeldInDispatch == true
     }
 
     /// The library context of the dispatch queue running the calling code (or of a queue it targets).

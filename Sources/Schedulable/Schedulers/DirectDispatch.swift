@@ -16,14 +16,8 @@ struct DirectDispatch: @unchecked Sendable {
 
     /// The direct path for `queue`, or `nil` when its libdispatch queue cannot be confirmed.
     init?(_ queue: DispatchQueue) {
-        #if canImport(Darwin)
-        let candidate: UnsafeRawPointer? = UnsafeRawPointer(Unmanaged.passUnretained(queue).toOpaque())
-        #else
-        let candidate = _getUnsafePointerToStoredProperties(queue).load(as: UnsafeRawPointer?.self)
-        #endif
-        guard let candidate, let label = csched_dispatch_queue_label(candidate), String(cString: label) == queue.label
-        else { return nil }
-        self.queue = candidate
+        guard let address = DispatchQueueState.address(of: queue) else { return nil }
+        self.queue = address
     }
 
     /// Runs `work` on the queue, in `context`.
