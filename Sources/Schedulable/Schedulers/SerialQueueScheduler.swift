@@ -95,6 +95,12 @@ public final class SerialQueueScheduler: SerialScheduler {
     /// Wrapping the same queue twice gives two schedulers with one identity: objects owned by either
     /// pass on both.
     ///
+    /// A queue that targets a library queue (a tree, a branch, or the main queue) keeps that relation:
+    /// the scheduler is a branch of it, so the wrapped queue's work passes the checks of objects the
+    /// target owns, and a `sync` onto it from the target's work is reported as the deadlock it is. The
+    /// target is read from libdispatch where its layout is confirmed (Linux; see the Threading Model
+    /// article); elsewhere the wrapped queue is a tree of its own. Set the target before wrapping.
+    ///
     /// - Parameters:
     ///   - queue: A serial queue.
     ///   - qos: The QoS to report for branches that don't specify their own.
@@ -113,9 +119,15 @@ public final class SerialQueueScheduler: SerialScheduler {
                     + "SerialQueueScheduler(label:qos:) or branch(_:qos:)"
             )
         }
+        // A queue that targets a library queue is a branch of it: its work holds that queue's context
+        // (and, up the chain, the tree's), exactly as before it was wrapped.
         let context = queue.getSpecific(key: executionContextQueueKey)
-            ?? ExecutionContext(label: queue.label, parent: nil, kind: .queue, id: UInt(csched_next_id()), queue: queue)
-        self.init(queue: queue, qos: qos, parent: nil, context: context, watchesExclusion: true)
+            ?? ExecutionContext(
+                label: queue.label, parent: DispatchQueueState.libraryContextAbove(queue), kind: .queue,
+                id: UInt(csched_next_id()), queue: queue
+            )
+        let parent = context.parent.flatMap(SchedulerRegistry.scheduler(for:)) as? SerialQueueScheduler
+        self.init(queue: queue, qos: qos, parent: parent, context: context, watchesExclusion: true)
     }
 
     /// Creates a branch: a serial queue that targets this one, labelled `"\(label).\(name)"`.
