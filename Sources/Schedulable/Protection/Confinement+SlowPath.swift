@@ -59,6 +59,7 @@ extension Confinement {
         object: AnyObject?, member: ConfinedMemberReference, tier: ConfinementViolation.Tier, typeName: String? = nil
     ) {
         if case .property(_, let declaredAt) = member, PropertyProbe.recordIfProbing(declaredAt) { return }
+        if let object, state.settledID == nil { checkStored(in: object, member: member) }
         switch judge(member: member) {
         case .pass:
             return
@@ -76,6 +77,21 @@ extension Confinement {
             ScheduleReporting.report(
                 .firstUseNotSerial(member: member, tier: tier, object: object, typeName: typeName),
                 objectHandler: capturedHandler
+            )
+        }
+    }
+
+    /// Makes sure `object` stores this record: a computed `confinement` gives a new record on every
+    /// read — one that is always "being built" by the thread that reads it, so every check would pass.
+    /// Such a record is reported (once per type) and its construction window closed, so the access is
+    /// judged against the owner like any other. Asked only of records that are not settled: a stored
+    /// record settles, an unstored one off its owner never does.
+    private func checkStored(in object: AnyObject, member: ConfinedMemberReference) {
+        guard let confined = object as? any ConfinedObject, confined.confinement !== self else { return }
+        endConstruction()
+        if UnstoredProtectionTypes.isFirstReport(of: type(of: object)) {
+            ScheduleReporting.report(
+                .unstoredProtection(on: object, member: member, owner: owner), objectHandler: capturedHandler
             )
         }
     }
@@ -136,5 +152,15 @@ extension Confinement {
                 objectHandler: capturedHandler
             )
         }
+    }
+}
+
+/// The types already reported for an unstored protection record: each is reported once.
+enum UnstoredProtectionTypes {
+    private static let reported = ScheduleLock(Set<ObjectIdentifier>())
+
+    /// Whether `type` is reported now for the first time (and remembers it).
+    static func isFirstReport(of type: AnyObject.Type) -> Bool {
+        reported.withLock { $0.insert(ObjectIdentifier(type)).inserted }
     }
 }

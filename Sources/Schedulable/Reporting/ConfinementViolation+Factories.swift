@@ -149,4 +149,23 @@ extension ConfinementViolation {
                 + "\(type(of: object)); wrap that property in @Confined or remove the option"
         )
     }
+
+    /// An object whose `confinement` is not stored (see ``ConfinementViolation/Kind/unstoredProtection``).
+    package static func unstoredProtection(
+        on object: AnyObject, member: ConfinedMemberReference, owner: ExecutionContext?
+    ) -> ConfinementViolation {
+        ConfinementViolation(
+            kind: .unstoredProtection,
+            tier: .assert,
+            objectType: String(describing: type(of: object)),
+            member: member.displayName,
+            expectedOwner: owner?.description ?? "detached",
+            actualContext: CurrentExecution.description,
+            ownerBoundAt: nil,
+            callSite: member.callSite,
+            detail: "\(type(of: object)).confinement returned a different record on a second read; store it "
+                + "(`let confinement = Confinement(owner: …)`): a computed record makes every check of the "
+                + "type meaningless. Checks of \(type(of: object)) treat each such record as built elsewhere."
+        )
+    }
 }
