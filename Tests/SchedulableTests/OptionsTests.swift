@@ -125,6 +125,45 @@ struct OptionsTests {
         #expect(recorder.members == (ConfinementSystem.debugChecksCompiledIn ? ["noisy"] : []))
     }
 
+    /// Options hold from an object's first access, even off the owner before the owner ever used it:
+    /// key paths are matched once per type (by reading the property where that is safe), and every
+    /// later object uses the match without reading anything. 200 objects, each used only off its owner.
+    @Test func optionsHoldFromTheFirstAccessOffTheOwner() {
+        final class Gauge: ConfinedObject, @unchecked Sendable {
+            let confinement: Confinement
+            @Confined(name: "reading") var reading = 0
+            @Confined(name: "label") var label = ""
+            init(owner: SerialQueueScheduler, options: ConfinementOptions<Gauge>) {
+                confinement = Confinement(owner: owner, options: options)
+            }
+        }
+        let recorder = ViolationRecorder()
+        let owner = SerialQueueScheduler(label: "test.options.first")
+        let intruder = DispatchQueue(label: "test.options.first.intruder")
+        let exclude = ConfinementOptions<Gauge>.exclude(.property(\Gauge.reading))
+        let includeOnly = ConfinementOptions<Gauge>.include(.property(\Gauge.reading))
+        // The type's first object is used on its owner: that is where the key path is matched.
+        let first = withConfinementViolationHandler(recorder) { Gauge(owner: owner, options: exclude) }
+        owner.sync { first.reading += 1 }
+        let excluding = ViolationRecorder()
+        let including = ViolationRecorder()
+        for index in 0..<200 {
+            let options = index.isMultiple(of: 2) ? exclude : includeOnly
+            let gauge = withConfinementViolationHandler(index.isMultiple(of: 2) ? excluding : including) {
+                Gauge(owner: owner, options: options)
+            }
+            gauge.confinement.endConstruction()     // published: from here on only the owner passes
+            intruder.sync {
+                gauge.reading += 1
+                gauge.label = "off the owner"
+            }
+        }
+        #expect(recorder.count == 0)
+        // Excluding `reading` leaves `label` checked; including only `reading` leaves `label` unchecked.
+        #expect(excluding.members == Array(repeating: "label", count: expectedDebugTier(100)))
+        #expect(including.members == Array(repeating: "reading", count: expectedDebugTier(100)))
+    }
+
     @Test func excludedMemberDoesNotBindDetachedObject() {
         final class Lazy: ConfinedObject, @unchecked Sendable {
             let confinement = Confinement.detached(

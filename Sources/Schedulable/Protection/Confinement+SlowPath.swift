@@ -111,11 +111,7 @@ extension Confinement {
         }
         // Not settled: the stripe. (Even on the constructing thread: the owner's first use, which may
         // happen on this very thread through raw work on the owner's queue, must end the window.)
-        let judgement = judgeUnderLock(member: member)
-        if case .refuse = judgement, let member, let extras, !extras.options.checks(member, resolved: extras.resolvedProperties) {
-            return .pass
-        }
-        return judgement
+        return judgeUnderLock(member: member)
     }
 
     /// Reports an access outside `owner` (see ``ScheduleReporting/reportWrongContext(_:owner:objectHandler:)``).

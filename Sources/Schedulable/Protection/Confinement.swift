@@ -267,14 +267,28 @@ public final class Confinement {
             guard let owner = _owner else {
                 // A question binds nothing; its answer is whether a use here would bind.
                 guard let member else { return CurrentExecution.bindableContext == nil ? .notSerial : .pass }
-                if let extras, !extras.options.checks(member, resolved: extras.resolvedProperties) { return .pass }
+                if excludes(member) { return .pass }
                 guard let here = CurrentExecution.bindableContext else { return .notSerial }
                 bind(to: here, at: member.bindSite ?? .none)
                 return needsResolution ? .passResolving : .pass
             }
             if allowsUseHere(by: owner) { return needsResolution ? .passResolving : .pass }
+            if let member, excludes(member) { return .pass }
             return .refuse(owner: owner, boundAt: _boundAt)
         }
+    }
+
+    /// Whether the options leave `member` unchecked (call under the stripe). Property entries not yet
+    /// matched to wrappers on this object are matched from what earlier probes of the same key paths
+    /// found — nothing is read here, which may be off the owner — so options hold from the first
+    /// access of every object but the first of its type (see ``PropertyProbe``).
+    private func excludes(_ member: ConfinedMemberReference) -> Bool {
+        guard let extras else { return false }
+        if extras.resolvedProperties == nil, let resolved = extras.options.resolvedFromEarlierProbes() {
+            extras.resolvedProperties = resolved
+            if let owner = _owner, state == .unresolved { publish(.settled(owner.id)) }
+        }
+        return !extras.options.checks(member, resolved: extras.resolvedProperties)
     }
 
     /// Records the options' property entries matched to wrappers (see `resolveProperties(on:)`).

@@ -22,7 +22,7 @@ public struct ConfinedMember<Object: AnyObject>: Sendable {
     public static func property<Value>(
         _ keyPath: KeyPath<Object, Value> & Sendable, file: StaticString = #fileID, line: UInt = #line
     ) -> Self {
-        Self(storage: .property(PropertyProbe(writtenAt: CodeLocation(file: file, line: line)) { object in
+        Self(storage: .property(PropertyProbe(writtenAt: CodeLocation(file: file, line: line), keyPath: keyPath) { object in
             guard let object = object as? Object else { return }
             withExtendedLifetime(object[keyPath: keyPath]) {}
         }))

@@ -12,6 +12,17 @@
 ///
 /// Options only decide what is *reported*: a check whose member is excluded costs the same on the fast
 /// path and is consulted only when the check fails.
+///
+/// ## When property options apply
+/// A key path names a property, while a check knows its wrapper by where it is declared; the two are
+/// matched by reading the property once, with checks suspended, where reading is safe — on the owner,
+/// or on the thread still building the object. What a match finds holds for the whole type, so it is
+/// done once per key path in the process, and every later object applies its options from its very
+/// first access, wherever that is. The first object of a type whose first checked access is off its
+/// owner (before any object of the type was used on its owner) is the one exception: nothing may be
+/// read there, so its property entries do not apply to that access — an excluded property is reported,
+/// and an include list checks only its method and name entries. Method names and name predicates
+/// never need a match.
 public struct ConfinementOptions<Object: AnyObject>: Sendable {
     package var erased: ErasedConfinementOptions
 

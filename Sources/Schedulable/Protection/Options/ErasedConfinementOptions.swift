@@ -57,4 +57,19 @@ package struct ErasedConfinementOptions: Sendable {
         let name = member.displayName
         return predicates.contains { $0(name) }
     }
+
+    /// The property entries matched from what earlier probes found (``PropertyProbe/cachedSite``),
+    /// or `nil` unless every entry has been probed before.
+    func resolvedFromEarlierProbes() -> ResolvedProperties? {
+        var resolved = ResolvedProperties()
+        for probe in included.properties {
+            guard let site = probe.cachedSite else { return nil }
+            resolved.included.insert(site)
+        }
+        for probe in excluded.properties {
+            guard let site = probe.cachedSite else { return nil }
+            resolved.excluded.insert(site)
+        }
+        return resolved
+    }
 }
