@@ -107,10 +107,46 @@ uintptr_t csched_open_construction_epoch(void) {
     const char *queue = dispatch_queue_get_label(NULL);
     uintptr_t epoch = csched_tls_construction_epoch;
     if (epoch != 0 && queue == csched_tls_epoch_queue) return epoch;
+    // A pool thread's work is unrelated from one block to the next: it gets no window.
+    if (csched_label_is_pool(queue)) return 0;
     epoch = atomic_fetch_add_explicit(&csched_epoch_counter, 1, memory_order_relaxed);
     csched_tls_construction_epoch = epoch;
     csched_tls_epoch_queue = queue;
     return epoch;
+}
+
+uintptr_t csched_draw_construction_epoch(void) {
+    return atomic_fetch_add_explicit(&csched_epoch_counter, 1, memory_order_relaxed);
+}
+
+// MARK: - Tasks
+
+// Swift's concurrency runtime (exported by libswift_Concurrency, which every Swift program that
+// imports the library links). Both use the Swift calling convention.
+extern __attribute__((swiftcall)) void *swift_task_getCurrent(void);
+extern __attribute__((swiftcall)) uint64_t swift_task_getJobTaskId(void *job);
+
+uint64_t csched_current_task_id(void) {
+    void *task = swift_task_getCurrent();
+    return task == NULL ? 0 : swift_task_getJobTaskId(task);
+}
+
+uintptr_t csched_task_windows_open = 0;
+
+void csched_set_task_windows_open(uintptr_t count) {
+    __atomic_store_n(&csched_task_windows_open, count, __ATOMIC_RELAXED);
+}
+static void (*_Atomic csched_task_window_closer)(uint64_t) = NULL;
+
+void csched_set_task_window_closer(void (*closer)(uint64_t)) {
+    atomic_store_explicit(&csched_task_window_closer, closer, memory_order_release);
+}
+
+void csched_end_task_windows_slow(void) {
+    uint64_t task = csched_current_task_id();
+    if (task == 0) return;
+    void (*closer)(uint64_t) = atomic_load_explicit(&csched_task_window_closer, memory_order_acquire);
+    if (closer != NULL) closer(task);
 }
 
 bool csched_in_construction_epoch(uintptr_t epoch) {

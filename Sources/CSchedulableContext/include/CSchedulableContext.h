@@ -67,8 +67,29 @@ static inline void csched_leave(const csched_frame *_Nonnull frame) {
 /// when it runs another dispatch queue's work (a GCD worker moves between unrelated queues); the next
 /// object opens a new one. Epochs come from one process-wide counter and are never reused, so an
 /// equal epoch means the same thread with no hand-off in between: one word per object. Never 0;
-/// always below 2^62, so it fits beside a flag bit.
+/// always below 2^61, so it fits beside two flag bits. 0 on a concurrent pool thread (see
+/// `csched_running_on_pool`), which gets no window: its next block is unrelated work.
 uintptr_t csched_open_construction_epoch(void);
+
+/// A new epoch from the same counter, for a window that belongs to a task (see `csched_current_task_id`).
+uintptr_t csched_draw_construction_epoch(void);
+
+/// The current Swift task's id (`swift_task_getJobTaskId`: 64 bits, never reused in a process), or 0
+/// outside any task.
+uint64_t csched_current_task_id(void);
+
+/// How many tasks have construction windows open: while 0, a hand-off has nothing to close for tasks.
+/// Written by the Swift side under its lock; read here with a relaxed load.
+extern uintptr_t csched_task_windows_open;
+
+/// Sets `csched_task_windows_open` (a relaxed atomic store).
+void csched_set_task_windows_open(uintptr_t count);
+
+/// Installs the function that closes a task's windows when it hands work to a library scheduler.
+void csched_set_task_window_closer(void (*_Nonnull closer)(uint64_t));
+
+/// Closes the current task's construction windows, if it runs in a task (`csched_note_publication`).
+void csched_end_task_windows_slow(void);
 
 /// Whether the calling code is still in construction epoch `epoch`: the same thread, no hand-off
 /// since, and the same dispatch queue's work (or none) as when it was opened.
@@ -80,8 +101,12 @@ bool csched_in_construction_epoch(uintptr_t epoch);
 bool csched_running_on_pool(void);
 
 /// Records that this thread handed work to a library scheduler: it closes the thread's construction
-/// epoch, and with it the window of every object the thread created in it. One TLS store.
-static inline void csched_note_publication(void) { csched_tls_construction_epoch = 0; }
+/// epoch, and with it the window of every object the thread created in it. One TLS store — and, only
+/// while some task has a window open, a call that closes the current task's.
+static inline void csched_note_publication(void) {
+    csched_tls_construction_epoch = 0;
+    if (__atomic_load_n(&csched_task_windows_open, __ATOMIC_RELAXED) != 0) csched_end_task_windows_slow();
+}
 
 /// The slot a property probe on this thread records into, or NULL when no probe runs.
 static inline void *_Nullable csched_probe_slot(void) { return csched_tls_probe_slot; }

@@ -10,9 +10,9 @@ import CSchedulableContext
 /// thread's token, and what a legitimate slow path (raw work on the owner's queue, a branch of a
 /// tree owner, the main queue under `dispatchMain()`) checks without taking any lock.
 ///
-/// The encoding: context ids are below 2^62; a construction window is its epoch (below 2^62, see
-/// `csched_current_construction_epoch`) with the top bit set; the two remaining states are the two
-/// largest words. No thread token ever equals a non-settled word, so the fast path needs no branch
+/// The encoding: context ids are below 2^62; a construction window is its epoch (below 2^61, see
+/// `csched_open_construction_epoch`; bit 61 set for a task's window, see ``TaskConstructionWindows``)
+/// with the top bit set; the two remaining states are the two largest words. No thread token ever equals a non-settled word, so the fast path needs no branch
 /// on the state.
 struct ConfinementState: Equatable {
     let word: UInt
@@ -47,7 +47,24 @@ struct ConfinementState: Equatable {
     /// handed no work to a library scheduler since, and runs the same dispatch queue's work (or none).
     var isOnConstructingThread: Bool {
         guard let epoch = constructionEpoch else { return false }
+        if epoch & TaskConstructionWindows.taskFlag != 0 { return TaskConstructionWindows.isOpen(epoch) }
         return csched_in_construction_epoch(uintptr_t(epoch))
+    }
+
+    /// The epoch of a task's window, when this is one (see ``TaskConstructionWindows``).
+    var taskWindowEpoch: UInt? {
+        guard let epoch = constructionEpoch, epoch & TaskConstructionWindows.taskFlag != 0 else { return nil }
+        return epoch
+    }
+
+    /// A construction window for a new record, or `nil` where there is none: in a task, the task's
+    /// window; outside any task, the thread's epoch — except on a concurrent pool thread, whose next
+    /// block is unrelated work (the record is bound to its owner at once there).
+    static func openWindowHere() -> ConfinementState? {
+        let task = csched_current_task_id()
+        if task != 0 { return .constructing(epoch: TaskConstructionWindows.open(task: task)) }
+        let epoch = UInt(csched_open_construction_epoch())
+        return epoch == 0 ? nil : .constructing(epoch: epoch)
     }
 
     /// The state of a bound record once its construction window is over.

@@ -17,7 +17,8 @@ import CSchedulableContext
 /// record may use the object freely while it builds it (its initializer sets properties and calls
 /// methods without reports), until — whichever comes first — that thread hands work to a library
 /// scheduler, the owner first uses the object, or ``endConstruction()`` is called. From then on only
-/// the owner passes, whatever the timing. Accesses made while the object's `deinit` runs are never reported: the Swift
+/// the owner passes, whatever the timing. Inside a Swift task the window belongs to the task, on
+/// whatever thread it resumes; on a concurrent pool thread outside any task there is none. Accesses made while the object's `deinit` runs are never reported: the Swift
 /// runtime says the object is deallocating, and then nothing else can hold a reference to it.
 ///
 /// ## Binding
@@ -128,8 +129,8 @@ public final class Confinement {
         owner: ExecutionContext?, extras: ConfinementExtras?, allowsConstructionWindow: Bool
     ) -> ConfinementState {
         guard let owner else { return .detached }
-        if allowsConstructionWindow && UInt(csched_current_id()) != owner.id {
-            return .constructing(epoch: UInt(csched_open_construction_epoch()))
+        if allowsConstructionWindow && UInt(csched_current_id()) != owner.id, let window = ConfinementState.openWindowHere() {
+            return window
         }
         return .bound(to: owner, needsResolution: extras?.needsResolution ?? false)
     }
@@ -151,9 +152,19 @@ public final class Confinement {
         StripedLocks.withLock(for: self, body)
     }
 
-    /// Publishes a new state word to the fast path (call under the stripe).
+    /// Publishes a new state word to the fast path (call under the stripe). A record that leaves a
+    /// task's construction window tells ``TaskConstructionWindows``.
     private func publish(_ state: ConfinementState) {
+        let previous = self.state
         AtomicWord.storeReleasing(state.word, firstIn: self)
+        if previous != state, let epoch = previous.taskWindowEpoch { TaskConstructionWindows.recordLeft(epoch) }
+    }
+
+    deinit {
+        // A record freed inside a task's construction window leaves it (one load and a test otherwise).
+        if let epoch = ConfinementState(loadedWord: AtomicWord.loadRelaxed(firstIn: self)).taskWindowEpoch {
+            TaskConstructionWindows.recordLeft(epoch)
+        }
     }
 
     /// Whether property options still have to be matched to wrappers (read under the stripe).
