@@ -59,7 +59,9 @@ extension Confinement {
         object: AnyObject?, member: ConfinedMemberReference, tier: ConfinementViolation.Tier, typeName: String? = nil
     ) {
         if case .property(_, let declaredAt) = member, PropertyProbe.recordIfProbing(declaredAt) { return }
-        if let object, state.settledID == nil { checkStored(in: object, member: member) }
+        // Only records that are not settled (checked first: binding `object` here would retain it on
+        // the legitimate slow path of every settled record).
+        if state.settledID == nil { checkStored(in: object, member: member) }
         switch judge(member: member) {
         case .pass:
             return
@@ -86,8 +88,9 @@ extension Confinement {
     /// Such a record is reported (once per type) and its construction window closed, so the access is
     /// judged against the owner like any other. Asked only of records that are not settled: a stored
     /// record settles, an unstored one off its owner never does.
-    private func checkStored(in object: AnyObject, member: ConfinedMemberReference) {
-        guard let confined = object as? any ConfinedObject, confined.confinement !== self else { return }
+    @inline(never)
+    private func checkStored(in object: AnyObject?, member: ConfinedMemberReference) {
+        guard let object, let confined = object as? any ConfinedObject, confined.confinement !== self else { return }
         endConstruction()
         if UnstoredProtectionTypes.isFirstReport(of: type(of: object)) {
             ScheduleReporting.report(

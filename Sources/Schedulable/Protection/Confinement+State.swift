@@ -57,14 +57,16 @@ struct ConfinementState: Equatable {
         return epoch
     }
 
-    /// A construction window for a new record, or `nil` where there is none: in a task, the task's
-    /// window; outside any task, the thread's epoch — except on a concurrent pool thread, whose next
-    /// block is unrelated work (the record is bound to its owner at once there).
+    /// A construction window for a new record, or `nil` where there is none: the thread's epoch on a
+    /// thread that runs serial work (a plain thread, the main thread, a serial queue's work — a task
+    /// running there included: the thread is its serial context); on a concurrent pool thread, the
+    /// running task's window, and none outside a task — the pool's next block is unrelated work, so
+    /// the record is bound to its owner at once.
     static func openWindowHere() -> ConfinementState? {
-        let task = csched_current_task_id()
-        if task != 0 { return .constructing(epoch: TaskConstructionWindows.open(task: task)) }
         let epoch = UInt(csched_open_construction_epoch())
-        return epoch == 0 ? nil : .constructing(epoch: epoch)
+        if epoch != 0 { return .constructing(epoch: epoch) }
+        let task = csched_current_task_id()
+        return task == 0 ? nil : .constructing(epoch: TaskConstructionWindows.open(task: task))
     }
 
     /// The state of a bound record once its construction window is over.

@@ -17,7 +17,7 @@ import CSchedulableContext
 /// record may use the object freely while it builds it (its initializer sets properties and calls
 /// methods without reports), until — whichever comes first — that thread hands work to a library
 /// scheduler, the owner first uses the object, or ``endConstruction()`` is called. From then on only
-/// the owner passes, whatever the timing. Inside a Swift task the window belongs to the task, on
+/// the owner passes, whatever the timing. A task on the cooperative pool keeps its window on
 /// whatever thread it resumes; on a concurrent pool thread outside any task there is none. Accesses made while the object's `deinit` runs are never reported: the Swift
 /// runtime says the object is deallocating, and then nothing else can hold a reference to it.
 ///

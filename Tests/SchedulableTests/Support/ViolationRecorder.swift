@@ -61,11 +61,11 @@ final class Counter: ConfinedObject, @unchecked Sendable {
     }
 }
 
-/// Creates a counter for `owner` with `recorder` as its handler, and lets the owner touch it once so
-/// the construction window (which lets the creating thread use it) is closed.
+/// Creates a counter for `owner` with `recorder` as its handler, published: its construction window
+/// (which lets the creating thread use it) is ended explicitly, so from here on only the owner passes.
 func settledCounter(owner: SerialQueueScheduler, recorder: ViolationRecorder) -> Counter {
     let counter = withConfinementViolationHandler(recorder) { Counter(owner: owner) }
-    owner.queue.sync { _ = counter.count }
+    counter.confinement.endConstruction()
     return counter
 }
 
