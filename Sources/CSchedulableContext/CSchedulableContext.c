@@ -133,6 +133,21 @@ uint64_t csched_current_task_id(void) {
 
 uintptr_t csched_task_windows_open = 0;
 
+// The last task window this thread handed out, retained by this slot (see TaskConstructionWindows).
+static _Thread_local uint64_t csched_tls_window_task = 0;
+static _Thread_local void *csched_tls_window = NULL;
+
+void *csched_task_window_cached(uint64_t task) {
+    return csched_tls_window_task == task ? csched_tls_window : NULL;
+}
+
+void *csched_task_window_cache_swap(uint64_t task, void *window) {
+    void *previous = csched_tls_window;
+    csched_tls_window = window;
+    csched_tls_window_task = task;
+    return previous;
+}
+
 void csched_set_task_windows_open(uintptr_t count) {
     __atomic_store_n(&csched_task_windows_open, count, __ATOMIC_RELAXED);
 }

@@ -91,30 +91,24 @@ struct TaskConstructionWindowTests {
         #expect(recorder.count == expectedDebugTier(Self.repetitions))
     }
 
-    /// The table of task windows holds only windows with records in them: records that leave their
-    /// window (owner's first use, endConstruction, freed) or a hand-off by the task empty it. In a
-    /// process of its own, so no other test's windows are counted.
-    @Test func theTableEmptiesWhenRecordsLeaveTheirWindows() async {
+    /// A window lives as long as records are in it, plus the one each pool thread caches: a thousand
+    /// tasks that each build and free an object leave a handful of windows, not a thousand; a task's
+    /// kept records keep its window until they leave it. In a process of its own, so no other test's
+    /// windows are counted.
+    @Test func windowsDoNotOutliveTheirRecordsAndThreads() async {
         await #expect(processExitsWith: .success) {
             let owner = SerialQueueScheduler(label: "exit.taskwindow.table")
             func count() -> Int { TaskConstructionWindows.openCount }
-            // Freed inside the window.
-            await Task.detached { for _ in 0..<1_000 { _ = Counter(owner: owner) } }.value
-            guard count() == 0 else { exit(2) }
-            // Kept, then used by the owner, or closed explicitly.
+            for _ in 0..<1_000 { await Task.detached { _ = Counter(owner: owner) }.value }
+            guard count() <= 64 else { exit(2) }
             let kept = await Task.detached { (0..<100).map { _ in Counter(owner: owner) } }.value
-            guard count() == 1 else { exit(3) }
+            guard count() >= 1 else { exit(3) }
+            // The records leave the window (the owner's first use, or endConstruction): the table is
+            // back to the cached windows alone.
             for (index, counter) in kept.enumerated() {
                 if index.isMultiple(of: 2) { owner.sync { counter.incrementAlways() } } else { counter.confinement.endConstruction() }
             }
-            guard count() == 0 else { exit(4) }
-            // Kept, and the task hands work off.
-            let handedOff = await Task.detached { () -> [Counter] in
-                let counters = (0..<10).map { _ in Counter(owner: owner) }
-                owner.schedule {}
-                return counters
-            }.value
-            guard count() == 0, !handedOff[0].confinement.isIsolated else { exit(5) }
+            guard count() <= 64 else { exit(4) }
         }
     }
 }

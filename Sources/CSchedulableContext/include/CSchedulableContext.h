@@ -82,6 +82,13 @@ uint64_t csched_current_task_id(void);
 /// Written by the Swift side under its lock; read here with a relaxed load.
 extern uintptr_t csched_task_windows_open;
 
+/// The window this thread cached for `task` (an object the slot retains), or NULL.
+void *_Nullable csched_task_window_cached(uint64_t task);
+
+/// Caches `window` (retained by the caller for the slot) for `task`; returns the previous one, whose
+/// retain passes to the caller.
+void *_Nullable csched_task_window_cache_swap(uint64_t task, void *_Nullable window);
+
 /// Sets `csched_task_windows_open` (a relaxed atomic store).
 void csched_set_task_windows_open(uintptr_t count);
 

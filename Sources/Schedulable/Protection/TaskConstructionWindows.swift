@@ -6,85 +6,112 @@ import CSchedulableContext
 /// A task runs on whichever pool thread is free and moves after each `await`, and one pool thread runs
 /// many unrelated tasks; a window keyed by the thread would follow neither. (A task running on a
 /// serial context — the main actor, a library executor, inside a queue's `sync` — opens the thread's
-/// window there, as any code does.) So an object created inside
-/// a task may be used before its owner does by that task — on any thread, across suspensions — and by
-/// nothing else, until the task hands work to a library scheduler (then the object can be in use
-/// elsewhere), the owner first uses the object, or ``Confinement/endConstruction()``. The key is the
-/// task's id, which the runtime never reuses in a process.
+/// window there, as any code does.) So an object created by a task on the pool may be used before
+/// its owner does by that task — on any thread, across suspensions — and by nothing else, until the
+/// task hands work to a library scheduler (then the object can be in use elsewhere), the owner first
+/// uses the object, or ``Confinement/endConstruction()``. The key is the task's id, which the runtime
+/// never reuses in a process.
 ///
-/// The table holds one entry per task with a window open, counting the records still in it; an entry
-/// goes when the task hands work off, or when its last record leaves the window (closed, or freed), so
-/// it never grows past the objects being built.
+/// A window is an object (``TaskWindow``) that every record created in it retains through its state
+/// word, so the window lives exactly as long as records are in it, plus one per thread: each thread
+/// caches the last window it handed out, which makes creating objects in a loop cost two atomic
+/// reference-count operations and no lock. A table finds a task's open window when the task hands
+/// work off; it holds windows weakly, and an entry goes when its window does.
 package enum TaskConstructionWindows {
-    /// The bit that marks an epoch as a task's (epochs are below 2^61).
+    /// The bit that marks an epoch as a task's: the rest of the epoch is its window's address.
     static let taskFlag: UInt = 1 << 61
 
-    private struct Window {
-        var task: UInt64
-        var records: Int
+    private struct WeakWindow {
+        weak var window: TaskWindow?
     }
 
-    private struct Table {
-        var windows: [UInt: Window] = [:]
-        /// The open window of each task (a closed one stays in `windows` until its records leave).
-        var openWindowOfTask: [UInt64: UInt] = [:]
-    }
-
-    private static let table: ScheduleLock<Table> = {
+    private static let table: ScheduleLock<[UInt64: WeakWindow]> = {
         csched_set_task_window_closer { task in TaskConstructionWindows.close(task: task) }
-        return ScheduleLock(Table())
+        return ScheduleLock([:])
     }()
 
-    /// The epoch for a new record created by `task`: the task's open window, or a new one.
+    /// The epoch of a new record created by `task`: its open window (retained for the record).
     static func open(task: UInt64) -> UInt {
-        table.withLock { table in
-            if let epoch = table.openWindowOfTask[task] {
-                table.windows[epoch]?.records += 1
-                return epoch
-            }
-            let epoch = UInt(csched_draw_construction_epoch()) | taskFlag
-            table.windows[epoch] = Window(task: task, records: 1)
-            table.openWindowOfTask[task] = epoch
-            publishCount(table)
-            return epoch
+        if let cached = csched_task_window_cached(task) {
+            let window = Unmanaged<TaskWindow>.fromOpaque(cached)
+            if window._withUnsafeGuaranteedRef({ $0.isOpen }) { return epoch(of: window.retain()) }
         }
+        let window = table.withLock { table -> TaskWindow in
+            if let open = table[task]?.window, open.isOpen { return open }
+            let window = TaskWindow(task: task)
+            table[task] = WeakWindow(window: window)
+            csched_set_task_windows_open(UInt(table.count))
+            return window
+        }
+        if let previous = csched_task_window_cache_swap(task, Unmanaged.passRetained(window).toOpaque()) {
+            Unmanaged<TaskWindow>.fromOpaque(previous).release()
+        }
+        return epoch(of: Unmanaged.passRetained(window))
     }
 
-    /// Whether the calling code runs in the task that opened window `epoch`, and it is still open.
+    private static func epoch(of window: Unmanaged<TaskWindow>) -> UInt {
+        UInt(bitPattern: window.toOpaque()) | taskFlag
+    }
+
+    private static func window(ofEpoch epoch: UInt) -> Unmanaged<TaskWindow> {
+        Unmanaged.fromOpaque(UnsafeRawPointer(bitPattern: epoch & ~taskFlag)!)
+    }
+
+    /// Whether the calling code runs in the task that opened window `epoch`, and it is still open
+    /// (the record whose word holds `epoch` keeps the window alive).
     static func isOpen(_ epoch: UInt) -> Bool {
         let task = csched_current_task_id()
-        guard task != 0 else { return false }
-        return table.withLock { $0.openWindowOfTask[task] == epoch }
+        return task != 0 && window(ofEpoch: epoch)._withUnsafeGuaranteedRef { $0.task == task && $0.isOpen }
     }
 
     /// A record created in window `epoch` left it (its window ended, or it was freed).
     static func recordLeft(_ epoch: UInt) {
-        table.withLock { table in
-            guard var window = table.windows[epoch] else { return }
-            window.records -= 1
-            guard window.records == 0 else {
-                table.windows[epoch] = window
-                return
-            }
-            table.windows[epoch] = nil
-            if table.openWindowOfTask[window.task] == epoch { table.openWindowOfTask[window.task] = nil }
-            publishCount(table)
-        }
+        window(ofEpoch: epoch).release()
     }
 
     /// `task` handed work to a library scheduler: its open window closes.
     static func close(task: UInt64) {
+        let window = table.withLock { table -> TaskWindow? in
+            let window = table.removeValue(forKey: task)?.window
+            csched_set_task_windows_open(UInt(table.count))
+            return window
+        }
+        window?.close()
+    }
+
+    /// A window is gone: its entry goes too, unless the task has a newer one.
+    fileprivate static func forget(task: UInt64) {
         table.withLock { table in
-            guard table.openWindowOfTask.removeValue(forKey: task) != nil else { return }
-            publishCount(table)
+            guard let entry = table[task], entry.window == nil else { return }
+            table[task] = nil
+            csched_set_task_windows_open(UInt(table.count))
         }
     }
 
-    /// How many windows are open now, for tests.
-    package static var openCount: Int { table.withLock { $0.openWindowOfTask.count } }
-
-    /// Tells `csched_note_publication` whether any task has a window to close (called under the lock).
-    private static func publishCount(_ table: Table) {
-        csched_set_task_windows_open(UInt(table.openWindowOfTask.count))
-    }
+    /// How many tasks have a window in the table now, for tests.
+    package static var openCount: Int { table.withLock { $0.count } }
 }
+
+/// One task's construction window, shared by the records the task creates while it is open.
+final class TaskWindow {
+    /// 1 while open, 0 once closed. The first stored property (see ``AtomicWord``).
+    private var state: AtomicWord
+    /// The task's id.
+    let task: UInt64
+
+    init(task: UInt64) {
+        self.state = AtomicWord(1)
+        self.task = task
+    }
+
+    /// Whether the window is still open.
+    var isOpen: Bool { AtomicWord.loadAcquiring(firstIn: self) == 1 }
+
+    /// Closes the window for good.
+    func close() { AtomicWord.storeReleasing(0, firstIn: self) }
+
+    deinit { TaskConstructionWindows.forget(task: task) }
+}
+
+// `state` is only read and written through AtomicWord's atomic functions; `task` is immutable.
+extension TaskWindow: @unchecked Sendable {}
