@@ -1,3 +1,4 @@
+import CSchedulableContext
 import Dispatch
 import Testing
 
@@ -64,6 +65,35 @@ struct FutureDeadlockTests {
         try expectSelfWaitIsReported(target: images, runOn: tree, expectedOwner: "queue \"test.deadlock.tree.images\"")
         try expectSelfWaitIsReported(target: images, runOn: text, expectedOwner: "queue \"test.deadlock.tree.images\"")
         try expectSelfWaitIsReported(target: tree, runOn: images, expectedOwner: "queue \"test.deadlock.tree\"")
+    }
+
+    /// Raw work on the future's queue, then a raw `sync` onto an unrelated queue: only libdispatch
+    /// knows the future's queue is held here (its drain lock names this thread). Waiting would never
+    /// end — reported and thrown, 200 times, never a hang.
+    @Test(.enabled(if: csched_dispatch_reader_confirmed()))
+    func presentFromRawNestingInsideRawWorkOnTheFuturesQueueIsReported() throws {
+        let scheduler = SerialQueueScheduler(label: "test.deadlock.rawnested")
+        let unrelated = DispatchQueue(label: "test.deadlock.rawnested.unrelated")
+        let log = FutureReportLog()
+        var outcomes: [String: Int] = [:]
+        for _ in 0..<200 {
+            let outcome = withConfinementViolationHandler(log.handler) {
+                scheduler.queue.sync { () -> FutureError.Reason? in
+                    let future = scheduler.future { 42 }
+                    return unrelated.sync { () -> FutureError.Reason? in
+                        do {
+                            _ = try future.present()
+                            return nil
+                        } catch {
+                            return error.futureReason
+                        }
+                    }
+                }
+            }
+            outcomes["\(String(describing: outcome))", default: 0] += 1
+        }
+        #expect(outcomes == ["Optional(Schedulable.FutureError.Reason.wouldDeadlock)": 200])
+        #expect(log.count(of: .deadlock) == 200)
     }
 
     @Test func presentFromWorkThatABlockedOwnerIsWaitingForIsReported() throws {
