@@ -107,14 +107,14 @@ struct OwnershipHistoryTests {
             #expect(violation.expectedOwner == "queue \"test.history.z\"")
             let history = try #require(violation.history)
             #expect(history.createdAt == CodeLocation(fileID: #fileID, line: createdAt))
-            #expect(history.createdOn == "thread \(threadA)")
+            #expect(history.createdOn == "thread \(threadA) \"plain-thread\"")
             #expect(history.ownerChangeCount == 2)
             #expect(history.ownerChanges.map(\.kind) == ["handOff", "handOff"])
             #expect(history.ownerChanges.map(\.newOwner) == ["queue \"test.history.y\"", "queue \"test.history.z\""])
             #expect(history.ownerChanges.map(\.at) == [
                 CodeLocation(fileID: #fileID, line: firstHandOff), CodeLocation(fileID: #fileID, line: secondHandOff),
             ])
-            #expect(history.ownerChanges.first?.context == "thread \(threadA)")
+            #expect(history.ownerChanges.first?.context == "thread \(threadA) \"plain-thread\"")
             #expect(history.ownerChanges.last?.context.hasPrefix("queue \"test.history.y\" (thread ") == true)
         }
         #expect(recorder.count == 200)

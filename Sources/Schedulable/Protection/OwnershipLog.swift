@@ -36,13 +36,17 @@ struct ThreadStamp: Equatable {
 }
 
 /// Where an event of a record's history ran: the thread, its OS id, and the library context running
-/// there (a scheduler's frame, or a library queue reached directly), if any. Taken only at rare events
-/// (hand-offs, bindings), so the OS id's system call is affordable; no string is built until a report.
+/// there (a scheduler's frame, or a library queue reached directly), if any — else the thread's name,
+/// as bytes. Taken only at rare events (hand-offs, bindings), so the system calls are affordable; no
+/// string is built until a report.
 struct ExecutionStamp {
     let thread: ThreadStamp
     let osThreadID: UInt64
     /// Strong, like a record's owner: a context keeps no queue or thread alive.
     let context: ExecutionContext?
+    /// The thread's name (NUL-terminated, at most 15 bytes: Linux keeps no more) when no library
+    /// context runs there; all zeros otherwise.
+    let name: (UInt64, UInt64)
 
     /// Where the calling code runs now.
     static var current: ExecutionStamp {
@@ -51,14 +55,27 @@ struct ExecutionStamp {
         case .frame(let layer, _), .queue(let layer): context = layer
         case .mainThread, .thread: context = nil
         }
-        return ExecutionStamp(thread: .current, osThreadID: csched_os_thread_id(), context: context)
+        var name: (UInt64, UInt64) = (0, 0)
+        if context == nil {
+            withUnsafeMutableBytes(of: &name) { bytes in
+                _ = csched_thread_name(bytes.baseAddress!.assumingMemoryBound(to: CChar.self), UInt(bytes.count))
+            }
+        }
+        return ExecutionStamp(thread: .current, osThreadID: csched_os_thread_id(), context: context, name: name)
     }
 
-    /// The stamp as a report spells it: `main thread`, `queue "q" (thread 4242)`, `thread 4242`.
+    /// The stamp as a report spells it: `main thread`, `queue "q" (thread 4242)`, `thread 4242 "name"`.
     var description: String {
         if let context, context.kind != .main { return "\(context.description) (thread \(osThreadID))" }
         if thread.isMainThread || context?.kind == .main { return "main thread" }
-        return "thread \(osThreadID)"
+        var bytes = name
+        let threadName = withUnsafeBytes(of: &bytes) { raw in
+            String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+        }
+        // A dispatch worker is named after a root queue ("…-qos.overcommit", cut to 15 bytes), which
+        // says nothing about the work it ran.
+        if threadName.isEmpty || threadName.contains("-qos") { return "thread \(osThreadID)" }
+        return "thread \(osThreadID) \"\(threadName)\""
     }
 }
 

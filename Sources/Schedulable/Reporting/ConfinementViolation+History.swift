@@ -17,8 +17,9 @@ extension ConfinementViolation {
             public var newOwner: String
             /// Where the change was made (the call, or the first use that bound the object).
             public var at: CodeLocation?
-            /// Where the code making the change ran: a library scheduler and the OS thread id, `main
-            /// thread`, or `thread <id>`.
+            /// Where the code making the change ran: a library scheduler and the OS thread id
+            /// (`queue "q" (thread 4242)`), `main thread`, or the OS thread id and name (`thread 4242
+            /// "worker"`).
             public var context: String
 
             /// Creates a change.
@@ -64,9 +65,10 @@ extension ConfinementViolation {
         /// Where the protection record was created: the `Confinement(owner:)` call, or the
         /// `Confinement.detached()` call.
         public var createdAt: CodeLocation?
-        /// The thread that created it: `main thread`; a scheduler and OS thread id when the object's first
-        /// change of owner was made on that same thread; the reporting thread's id and name when it is
-        /// that thread; else the library's thread number (`another thread (library thread #12)`).
+        /// The thread that created it: `main thread`; when the object's first change of owner was made on
+        /// that same thread, spelt like ``OwnerChange/context``; the reporting thread's id and name when it
+        /// is that thread; else the library's never-reused thread number (`another thread (library thread
+        /// #12)`): the creation itself stores one word, not the OS id or name.
         public var createdOn: String
         /// The last ``ownerChangeCapacity`` changes of owner, oldest first.
         public var ownerChanges: [OwnerChange] = []
