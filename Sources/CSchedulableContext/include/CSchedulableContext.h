@@ -288,6 +288,16 @@ void csched_arm_trap_report(const char *_Nonnull report);
 /// Disarms the report armed by `csched_arm_trap_report`.
 void csched_disarm_trap_report(void);
 
+// ---- Ownership history (debug tier) -------------------------------------------------------------
+
+/// The top bit of a history thread stamp: the stamp's thread is the process's main thread.
+#define CSCHED_HISTORY_MAIN_THREAD_FLAG ((uintptr_t)1 << (sizeof(uintptr_t) * 8 - 1))
+
+/// The calling thread in one word, for a protection record's creation: its never-reused unique id
+/// (`csched_thread_unique_id`), with `CSCHED_HISTORY_MAIN_THREAD_FLAG` on the main thread. One
+/// thread-local load after the thread's first call.
+uintptr_t csched_history_thread_stamp(void);
+
 #ifdef __cplusplus
 }
 #endif

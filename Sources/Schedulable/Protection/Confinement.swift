@@ -45,7 +45,7 @@ public final class Confinement {
     /// The thread that created the record: one word, no string, no system call.
     let _createdOn: ThreadStamp
     /// The record's ownership history, allocated by its first ownership event; guarded by the stripe.
-    var _history: OwnershipLog?
+    var _history: OwnershipLog? = nil  // a default, not an assignment in init: that would release the old nil
     #endif
 
     /// Binds the object to `owner` now.
@@ -112,6 +112,11 @@ public final class Confinement {
     /// "where am I" beyond one TLS load: records are made once per protected object.
     @usableFromInline
     package init(owner: ExecutionContext?, boundAt: CompactCodeLocation, allowsConstructionWindow: Bool) {
+        #if SCHEDULABLE_CHECKS
+        // First, while nothing is live: read later, the two C calls make the optimizer retain and
+        // release the owner and extras around them (about 70 instructions per record).
+        let createdOn = ThreadStamp.current
+        #endif
         let extras = ConfinementSystem.mayHaveScopedHandler
             ? ConfinementExtras(options: nil, handler: ConfinementSystem.scopedHandlerIfAny) : nil
         let state = Self.initialState(owner: owner, extras: extras, allowsConstructionWindow: allowsConstructionWindow)
@@ -120,8 +125,7 @@ public final class Confinement {
         self._boundAt = boundAt
         self.extras = extras
         #if SCHEDULABLE_CHECKS
-        self._createdOn = .current
-        self._history = nil
+        self._createdOn = createdOn
         #endif
         assert(
             AtomicWord.loadRelaxed(firstIn: self) == state.word,
@@ -134,6 +138,9 @@ public final class Confinement {
         owner: ExecutionContext?, options: ErasedConfinementOptions, boundAt: CompactCodeLocation,
         allowsConstructionWindow: Bool
     ) {
+        #if SCHEDULABLE_CHECKS
+        let createdOn = ThreadStamp.current
+        #endif
         let extras = ConfinementExtras(options: options, handler: ConfinementSystem.scopedHandlerIfAny)
         let state = Self.initialState(owner: owner, extras: extras, allowsConstructionWindow: allowsConstructionWindow)
         self._fastOwnerID = AtomicWord(state.word)
@@ -141,8 +148,7 @@ public final class Confinement {
         self._boundAt = boundAt
         self.extras = extras
         #if SCHEDULABLE_CHECKS
-        self._createdOn = .current
-        self._history = nil
+        self._createdOn = createdOn
         #endif
     }
 

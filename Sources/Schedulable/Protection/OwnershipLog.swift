@@ -14,16 +14,17 @@ enum OwnershipEventKind: String {
 
 #if SCHEDULABLE_CHECKS
 /// The thread a record was created on, in one word: the thread's never-reused unique id, with the top
-/// bit set on the main thread. Cheap enough for every record (two thread-local loads, no syscall, no
-/// string); the OS thread id and name are only known for threads that also made a later event.
+/// bit set on the main thread. Cheap enough for every record (one call, one thread-local load, no
+/// syscall, no string); the OS thread id and name are only known for threads that also made a later
+/// event.
 struct ThreadStamp: Equatable {
     let word: UInt
-    private static let mainFlag: UInt = 1 << 63
+    private static let mainFlag: UInt = 1 << (UInt.bitWidth - 1)  // CSCHED_HISTORY_MAIN_THREAD_FLAG
 
     /// The calling thread.
     @inline(__always)
     static var current: ThreadStamp {
-        ThreadStamp(word: UInt(csched_thread_unique_id()) | (csched_is_main_thread() ? mainFlag : 0))
+        ThreadStamp(word: UInt(csched_history_thread_stamp()))
     }
 
     private init(word: UInt) { self.word = word }
