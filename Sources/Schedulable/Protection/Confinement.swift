@@ -113,8 +113,8 @@ public final class Confinement {
     @usableFromInline
     package init(owner: ExecutionContext?, boundAt: CompactCodeLocation, allowsConstructionWindow: Bool) {
         #if SCHEDULABLE_CHECKS
-        // First, while nothing is live: read later, the two C calls make the optimizer retain and
-        // release the owner and extras around them (about 70 instructions per record).
+        // First, while nothing is live: read later, the call made the optimizer retain and release
+        // the owner around it (about 70 instructions per record, measured with callgrind).
         let createdOn = ThreadStamp.current
         #endif
         let extras = ConfinementSystem.mayHaveScopedHandler
