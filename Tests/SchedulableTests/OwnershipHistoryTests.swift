@@ -73,14 +73,18 @@ struct OwnershipHistoryTests {
     /// thread is named by the library's never-reused thread number.
     @Test func aCreatingThreadThatIsNotTheReportingOneIsNamedByItsNumber() throws {
         let owner = SerialQueueScheduler(label: "test.history.number")
+        let intruder = DispatchQueue(label: "test.history.number.intruder")
         let recorder = ViolationRecorder()
-        let (counter, threadNumber) = fromPlainThread { () -> (Tracked, UInt) in
-            (withConfinementViolationHandler(recorder) { Tracked(owner: owner) }, UInt(csched_thread_unique_id()))
+        for _ in 0..<200 {
+            let (counter, threadNumber) = fromPlainThread { () -> (Tracked, UInt) in
+                (withConfinementViolationHandler(recorder) { Tracked(owner: owner) }, UInt(csched_thread_unique_id()))
+            }
+            owner.sync { counter.ping() }
+            intruder.sync { counter.ping() }
+            let history = try #require(recorder.violations.last?.history)
+            #expect(history.createdOn == "another thread (library thread #\(threadNumber))")
         }
-        owner.sync { counter.ping() }
-        DispatchQueue(label: "test.history.number.intruder").sync { counter.ping() }
-        let history = try #require(recorder.violations.last?.history)
-        #expect(history.createdOn == "another thread (library thread #\(threadNumber))")
+        #expect(recorder.count == 200)
     }
 
     /// Create on thread A for owner X, hand off to Y (from A, still building it), hand off to Z (from
@@ -124,24 +128,28 @@ struct OwnershipHistoryTests {
     @Test func theHistoryKeepsTheLastFourChanges() throws {
         let x = SerialQueueScheduler(label: "test.history.ring.x")
         let y = SerialQueueScheduler(label: "test.history.ring.y")
+        let intruder = DispatchQueue(label: "test.history.ring.intruder")
         let recorder = ViolationRecorder()
-        let counter = withConfinementViolationHandler(recorder) { Tracked(owner: x) }
-        var lines: [Int] = []
-        for round in 0..<6 {
-            let (from, to) = round.isMultiple(of: 2) ? (x, y) : (y, x)
-            lines.append(#line + 1)
-            from.sync { counter.confinement.handOff(to: to) }
-        }
-        DispatchQueue(label: "test.history.ring.intruder").sync { counter.ping() }
-        let history = try #require(recorder.violations.last?.history)
         #expect(ConfinementViolation.History.ownerChangeCapacity == 4)
-        #expect(history.ownerChangeCount == 6)
-        #expect(history.ownerChanges.map { $0.at?.line } == lines.suffix(4).map { Optional($0) })
-        #expect(history.ownerChanges.map(\.newOwner) == [
-            "queue \"test.history.ring.y\"", "queue \"test.history.ring.x\"",
-            "queue \"test.history.ring.y\"", "queue \"test.history.ring.x\"",
-        ])
-        #expect(violationText(recorder).contains("  owner changes:   6, the last 4 below"))
+        for _ in 0..<200 {
+            let counter = withConfinementViolationHandler(recorder) { Tracked(owner: x) }
+            var lines: [Int] = []
+            for round in 0..<6 {
+                let (from, to) = round.isMultiple(of: 2) ? (x, y) : (y, x)
+                lines.append(#line + 1)
+                from.sync { counter.confinement.handOff(to: to) }
+            }
+            intruder.sync { counter.ping() }
+            let history = try #require(recorder.violations.last?.history)
+            #expect(history.ownerChangeCount == 6)
+            #expect(history.ownerChanges.map { $0.at?.line } == lines.suffix(4).map { Optional($0) })
+            #expect(history.ownerChanges.map(\.newOwner) == [
+                "queue \"test.history.ring.y\"", "queue \"test.history.ring.x\"",
+                "queue \"test.history.ring.y\"", "queue \"test.history.ring.x\"",
+            ])
+            #expect(violationText(recorder).contains("  owner changes:   6, the last 4 below"))
+        }
+        #expect(recorder.count == 200)
     }
 
     /// A detached object bound by its first use on a queue: the binding is a change of owner, and that
@@ -162,7 +170,7 @@ struct OwnershipHistoryTests {
             #expect(history.ownerChanges.map(\.kind) == ["boundByFirstUse"])
             let access = try #require(history.lastLegitimateAccess)
             #expect(access.member == "ping()")
-            // ping()'s guard: the same call site as the violation's (not reset()'s guard).
+            // ping()'s guard: the violation's call site too (the fast-path write to `value` left no trace).
             #expect(access.at == recorder.violations.last?.callSite)
             #expect(access.context.hasPrefix("queue \"test.history.first-use\" (thread "), "\(access.context)")
         }
@@ -173,15 +181,19 @@ struct OwnershipHistoryTests {
     @Test func aHandOffIsRecordedAsALegitimateAccess() throws {
         let x = SerialQueueScheduler(label: "test.history.handoff-access.x")
         let y = SerialQueueScheduler(label: "test.history.handoff-access.y")
+        let intruder = DispatchQueue(label: "test.history.handoff-access.intruder")
         let recorder = ViolationRecorder()
-        let counter = settled(Tracked(owner: x), owner: x, recorder: recorder)
-        let handOff = #line + 1
-        x.sync { counter.confinement.handOff(to: y) }
-        DispatchQueue(label: "test.history.handoff-access.intruder").sync { counter.ping() }
-        let access = try #require(recorder.violations.last?.history?.lastLegitimateAccess)
-        #expect(access.member == "handOff(to:)")
-        #expect(access.at == CodeLocation(fileID: #fileID, line: handOff))
-        #expect(access.context.hasPrefix("queue \"test.history.handoff-access.x\" (thread "))
+        for _ in 0..<200 {
+            let counter = settled(Tracked(owner: x), owner: x, recorder: recorder)
+            let handOff = #line + 1
+            x.sync { counter.confinement.handOff(to: y) }
+            intruder.sync { counter.ping() }
+            let access = try #require(recorder.violations.last?.history?.lastLegitimateAccess)
+            #expect(access.member == "handOff(to:)")
+            #expect(access.at == CodeLocation(fileID: #fileID, line: handOff))
+            #expect(access.context.hasPrefix("queue \"test.history.handoff-access.x\" (thread "))
+        }
+        #expect(recorder.count == 200)
     }
 
     /// The text report keeps its fixed shape (one field a line, labels from user code escaped) and the
