@@ -587,3 +587,23 @@ const void *csched_queue_own_specific_value(const void *queue, const void *key) 
     // The same box layout as in `csched_queue_specific_value`.
     return *(const void *const *)((const char *)box + 2 * sizeof(void *));
 }
+
+// ---- Ownership history (debug tier): the creating thread in one word ----------------------------
+// Kept apart so that it merges cleanly: only `Protection/` (Swift) calls it.
+
+// The calling thread's stamp, computed once per thread: its unique id, with the top bit set on the
+// main thread (0 until computed; a stamp is never 0, unique ids start at 1).
+static _Thread_local uintptr_t csched_tls_history_stamp = 0;
+
+// Out of line, so the common case saves no registers (it runs once per protected object).
+__attribute__((noinline)) static uintptr_t csched_history_first_thread_stamp(void) {
+    uintptr_t stamp = csched_thread_unique_id() | (csched_is_main_thread() ? CSCHED_HISTORY_MAIN_THREAD_FLAG : 0);
+    csched_tls_history_stamp = stamp;
+    return stamp;
+}
+
+uintptr_t csched_history_thread_stamp(void) {
+    uintptr_t stamp = csched_tls_history_stamp;
+    if (__builtin_expect(stamp != 0, 1)) return stamp;
+    return csched_history_first_thread_stamp();
+}

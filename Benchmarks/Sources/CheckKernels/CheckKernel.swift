@@ -30,6 +30,9 @@ public enum CheckKernel: String, CaseIterable, Sendable {
     case preconditionIsolatedRawQueue = "preconditionIsolated(), raw work on the owner's queue"
     case schedulerBoundRawQueue = "SchedulerBound.value, raw work on the owner's queue"
     case confinedOnBranch = "@Confined, tree-owned, used on a branch"
+    // A slow path that records ownership history (debug tier): one detach() and one handOff(to:) back
+    // to the owner, per iteration — two ownership events, each under the record's stripe.
+    case handOffRoundTrip = "Confinement detach() + handOff(to:) back, on the owner"
     // Creating objects: one object per iteration, made off its owner (the usual case).
     case createPlain = "create a plain object (two Int properties)"
     case createConfined = "create the same object protected (Confinement + two @Confined)"
@@ -63,6 +66,7 @@ public enum CheckKernel: String, CaseIterable, Sendable {
         case .preconditionIsolatedRawQueue: "preconditionIsolatedRead"
         case .schedulerBoundRawQueue: "schedulerBoundRead"
         case .confinedOnBranch: "confinedRead"
+        case .handOffRoundTrip: "handOffRoundTrips"
         case .createPlain: "createPlainObjects"
         case .createConfined: "createConfinedObjects"
         case .createSchedulerBound: "createBoundObjects"
@@ -87,6 +91,7 @@ public final class CheckFixture {
     let bound: BoundModel
     let branch: SerialQueueScheduler
     let treeOwned: ProtectedModel
+    let handedOff: ProtectedModel
     // Created only when a NIO kernel first runs, so the other kernels' processes never start an event
     // loop thread (which also keeps them runnable under valgrind, where NIO's loop does not start).
     private var loopBound: LoopBoundModel?
@@ -100,6 +105,7 @@ public final class CheckFixture {
         bound = BoundModel(owner: owner)
         branch = owner.branch("benchmark.owner.branch")
         treeOwned = ProtectedModel(owner: owner)
+        handedOff = ProtectedModel(owner: owner)
         // Settle every binding first (the owner's first use ends a construction window), so the
         // slow-path rows measure a settled record, as an app's long-lived objects are.
         owner.sync {
@@ -161,6 +167,8 @@ public final class CheckFixture {
             owner.queue.sync { schedulerBoundRead(bound, iterations) }
         case .confinedOnBranch:
             branch.sync { confinedRead(treeOwned, iterations) }
+        case .handOffRoundTrip:
+            owner.sync { handOffRoundTrips(handedOff, owner, iterations) }
         case .createPlain:
             queue.sync { createPlainObjects(iterations) }
         case .createConfined:
@@ -181,6 +189,18 @@ func plainRead(_ model: PlainModel, _ iterations: Int) {
     for _ in 0..<iterations {
         consume(model.value)
     }
+}
+
+/// Two ownership events per iteration, made on the owner: a detach, then a hand-off back (a detached
+/// record may be handed off from anywhere). With the debug tier each records a history entry (the
+/// first allocates the history); without it this is the bare rebinding.
+@inline(never)
+func handOffRoundTrips(_ model: ProtectedModel, _ owner: SerialQueueScheduler, _ iterations: Int) {
+    for _ in 0..<iterations {
+        model.confinement.detach()
+        model.confinement.handOff(to: owner)
+    }
+    consume(model.unguardedValue)
 }
 
 @inline(never)

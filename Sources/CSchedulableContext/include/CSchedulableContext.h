@@ -338,6 +338,16 @@ const void *_Nullable csched_queue_target(const void *_Nullable queue);
 /// `csched_queue_specific_value` (`dispatch_queue_get_specific` and one load), or NULL.
 const void *_Nullable csched_queue_own_specific_value(const void *_Nonnull queue, const void *_Nonnull key);
 
+// ---- Ownership history (debug tier) -------------------------------------------------------------
+
+/// The top bit of a history thread stamp: the stamp's thread is the process's main thread.
+#define CSCHED_HISTORY_MAIN_THREAD_FLAG ((uintptr_t)1 << (sizeof(uintptr_t) * 8 - 1))
+
+/// The calling thread in one word, for a protection record's creation: its never-reused unique id
+/// (`csched_thread_unique_id`), with `CSCHED_HISTORY_MAIN_THREAD_FLAG` on the main thread. One
+/// thread-local load after the thread's first call.
+uintptr_t csched_history_thread_stamp(void);
+
 #ifdef __cplusplus
 }
 #endif

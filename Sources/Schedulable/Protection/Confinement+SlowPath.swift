@@ -122,10 +122,11 @@ extension Confinement {
         object: AnyObject?, member: ConfinedMemberReference, tier: ConfinementViolation.Tier,
         owner: ExecutionContext, boundAt: CodeLocation?, typeName: String? = nil
     ) {
-        ScheduleReporting.reportWrongContext(
-            .wrongContext(member: member, tier: tier, owner: owner, boundAt: boundAt, object: object, typeName: typeName),
-            owner: owner, objectHandler: capturedHandler
+        var violation = ConfinementViolation.wrongContext(
+            member: member, tier: tier, owner: owner, boundAt: boundAt, object: object, typeName: typeName
         )
+        violation.history = historyForReport()
+        ScheduleReporting.reportWrongContext(violation, owner: owner, objectHandler: capturedHandler)
     }
 
     /// Matches the options' property key paths to wrappers by reading each property once. Runs only

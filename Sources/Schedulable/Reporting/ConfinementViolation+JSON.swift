@@ -25,17 +25,26 @@ extension ConfinementViolation {
             fields.append(("path", JSON.string(callSite.fileID)))
             fields.append(("line", String(callSite.line)))
         }
-        if let ownerBoundAt {
-            fields.append(("ownerBoundAt", "{\"path\":\(JSON.string(ownerBoundAt.fileID)),\"line\":\(ownerBoundAt.line)}"))
-        }
+        if let ownerBoundAt { fields.append(("ownerBoundAt", JSON.location(ownerBoundAt))) }
         if let detail { fields.append(("detail", JSON.string(detail))) }
+        if let history { fields.append(("history", history.json)) }
         fields.append(("message", JSON.string(description)))
-        return "{" + fields.map { "\(JSON.string($0.0)):\($0.1)" }.joined(separator: ",") + "}\n"
+        return JSON.object(fields) + "\n"
     }
 }
 
 /// The few JSON pieces the library writes, without Foundation.
 enum JSON {
+    /// An object of `fields`, each value already JSON, in the order given.
+    static func object(_ fields: [(String, String)]) -> String {
+        "{" + fields.map { "\(string($0.0)):\($0.1)" }.joined(separator: ",") + "}"
+    }
+
+    /// A code location as `{"path": …, "line": …}`.
+    static func location(_ location: CodeLocation) -> String {
+        "{\"path\":\(string(location.fileID)),\"line\":\(location.line)}"
+    }
+
     /// `text` as a JSON string literal: quotes, backslashes and control characters escaped.
     static func string(_ text: String) -> String {
         var result = "\""

@@ -81,6 +81,10 @@ public struct ConfinementViolation: Sendable, CustomStringConvertible {
     public var callSite: CodeLocation?
     /// Extra explanation for kinds other than ``Kind/wrongContext``.
     public var detail: String?
+    /// The object's ownership history — creation, changes of owner, the last legitimate access a slow
+    /// path saw — for a ``Kind/wrongContext`` violation of a ``Confinement`` record, in builds with the
+    /// debug tier; `nil` otherwise.
+    public var history: History?
 
     /// Creates a violation.
     public init(
@@ -145,6 +149,7 @@ public struct ConfinementViolation: Sendable, CustomStringConvertible {
         if let ownerBoundAt { lines.append("  owner bound at:  \(ownerBoundAt)") }
         if let callSite { lines.append("  call site:       \(callSite)") }
         if let detail { lines.append("  detail:          \(detail)") }
+        if let history { lines += history.reportLines }
         // Labels, names and details come from user code: escaped, every line keeps its one line.
         return lines.map(Self.escapedReportLine).joined(separator: "\n")
     }
