@@ -121,8 +121,29 @@ uintptr_t csched_draw_construction_epoch(void) {
 
 // MARK: - Tasks
 
-// Swift's concurrency runtime (exported by libswift_Concurrency, which every Swift program that
-// imports the library links). Both use the Swift calling convention.
+// Swift's concurrency runtime (libswift_Concurrency). Both functions use the Swift calling convention.
+#if defined(__APPLE__)
+// Looked up at run time: the library's floor (macOS 10.15 / iOS 13) predates some of the OS runtimes
+// that export them, and a missing symbol must mean "no task windows", not a launch failure.
+typedef __attribute__((swiftcall)) void *(*csched_get_current_task_fn)(void);
+typedef __attribute__((swiftcall)) uint64_t (*csched_get_task_id_fn)(void *);
+static csched_get_current_task_fn csched_get_current_task = NULL;
+static csched_get_task_id_fn csched_get_task_id = NULL;
+static pthread_once_t csched_task_functions_once = PTHREAD_ONCE_INIT;
+
+static void csched_find_task_functions(void) {
+    csched_get_current_task = (csched_get_current_task_fn)dlsym(RTLD_DEFAULT, "swift_task_getCurrent");
+    csched_get_task_id = (csched_get_task_id_fn)dlsym(RTLD_DEFAULT, "swift_task_getJobTaskId");
+}
+
+uint64_t csched_current_task_id(void) {
+    pthread_once(&csched_task_functions_once, csched_find_task_functions);
+    if (csched_get_current_task == NULL || csched_get_task_id == NULL) return 0;
+    void *task = csched_get_current_task();
+    return task == NULL ? 0 : csched_get_task_id(task);
+}
+#else
+// Linked directly: on Linux the runtime ships with the toolchain that built the program.
 extern __attribute__((swiftcall)) void *swift_task_getCurrent(void);
 extern __attribute__((swiftcall)) uint64_t swift_task_getJobTaskId(void *job);
 
@@ -130,6 +151,7 @@ uint64_t csched_current_task_id(void) {
     void *task = swift_task_getCurrent();
     return task == NULL ? 0 : swift_task_getJobTaskId(task);
 }
+#endif
 
 uintptr_t csched_task_windows_open = 0;
 

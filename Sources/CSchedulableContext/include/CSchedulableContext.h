@@ -75,7 +75,8 @@ uintptr_t csched_open_construction_epoch(void);
 uintptr_t csched_draw_construction_epoch(void);
 
 /// The current Swift task's id (`swift_task_getJobTaskId`: 64 bits, never reused in a process), or 0
-/// outside any task.
+/// outside any task — and on an Apple OS whose Swift runtime does not export the function (looked up
+/// at run time there), where tasks on the pool then get no construction window.
 uint64_t csched_current_task_id(void);
 
 /// How many tasks have construction windows open: while 0, a hand-off has nothing to close for tasks.
