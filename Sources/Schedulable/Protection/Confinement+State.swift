@@ -52,9 +52,12 @@ struct ConfinementState: Equatable {
     }
 
     /// The epoch of a task's window, when this is one (see ``TaskConstructionWindows``).
+    ///
+    /// One shift and a compare (it runs in every record's `deinit`): a task's window has bits 63 and
+    /// 61 set and bit 62 clear — epochs are below 2^62, and the two largest words (detached,
+    /// unresolved) have bit 62 set.
     var taskWindowEpoch: UInt? {
-        guard let epoch = constructionEpoch, epoch & TaskConstructionWindows.taskFlag != 0 else { return nil }
-        return epoch
+        word >> 61 == 0b101 ? word & ~Self.constructingFlag : nil
     }
 
     /// A construction window for a new record, or `nil` where there is none: the thread's epoch on a

@@ -185,9 +185,10 @@ public final class Confinement {
     /// Publishes a new state word to the fast path (call under the stripe). A record that leaves a
     /// task's construction window tells ``TaskConstructionWindows``.
     private func publish(_ state: ConfinementState) {
-        let previous = self.state
+        // Relaxed: only the stripe's holder writes the word.
+        let previous = ConfinementState(loadedWord: AtomicWord.loadRelaxed(firstIn: self))
         AtomicWord.storeReleasing(state.word, firstIn: self)
-        if previous != state, let epoch = previous.taskWindowEpoch { TaskConstructionWindows.recordLeft(epoch) }
+        if let epoch = previous.taskWindowEpoch, previous != state { TaskConstructionWindows.recordLeft(epoch) }
     }
 
     deinit {
