@@ -82,6 +82,7 @@ CREATE_ROWS = [
     ("createConfined", "the same, `Confinement(owner:)` + two `@Confined`"),
     ("createSchedulerBound", "the same with two `SchedulerBound<Int>`"),
     ("createSchedulableObject", "a plain object wrapped in `SchedulableObject`"),
+    ("createConfinedInTask", "the protected object, created in a task on the cooperative pool"),
 ]
 # Issue targets per build: (extra mallocs per object, extra bytes, creation ratio).
 CREATE_TARGETS = {"release": (0, 16, 1.3), "checks": (1, 64, 3.0)}

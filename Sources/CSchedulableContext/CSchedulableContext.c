@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 #if defined(__linux__)
+#include <dlfcn.h>
 #include <sys/syscall.h>
 #endif
 #if defined(__APPLE__)
@@ -103,12 +104,33 @@ bool csched_running_on_pool(void) {
     return csched_label_is_pool(dispatch_queue_get_label(NULL));
 }
 
+#define CSCHED_FRAME_EPOCH ((uintptr_t)1 << 60)
+
+// The label a thread that runs no dispatch work reports: libdispatch names its default root queue's
+// overcommit variant there (or nothing at all).
+static bool csched_label_is_plain_thread(const char *label) {
+    if (label == NULL) return true;
+    static const char root[] = "com.apple.root.";
+    static const char overcommit[] = ".overcommit";
+    if (strncmp(label, root, sizeof root - 1) != 0) return false;
+    size_t length = strlen(label);
+    return length >= sizeof overcommit - 1 && strcmp(label + length - (sizeof overcommit - 1), overcommit) == 0;
+}
+
 uintptr_t csched_open_construction_epoch(void) {
-    const char *queue = dispatch_queue_get_label(NULL);
     uintptr_t epoch = csched_tls_construction_epoch;
-    if (epoch != 0 && queue == csched_tls_epoch_queue) return epoch;
-    // A pool thread's work is unrelated from one block to the next: it gets no window.
-    if (csched_label_is_pool(queue)) return 0;
+    csched_frame *top = (csched_frame *)csched_tls_top;   // the innermost frame is this very work's
+    if (top != NULL) {
+        if (epoch != 0 && top->construction_epoch == epoch) return epoch;
+        epoch = atomic_fetch_add_explicit(&csched_epoch_counter, 1, memory_order_relaxed) | CSCHED_FRAME_EPOCH;
+        top->construction_epoch = epoch;
+        csched_tls_construction_epoch = epoch;
+        return epoch;
+    }
+    const char *queue = dispatch_queue_get_label(NULL);
+    if (epoch != 0 && (epoch & CSCHED_FRAME_EPOCH) == 0 && queue == csched_tls_epoch_queue) return epoch;
+    // Raw dispatch work: no window (see the header).
+    if (!csched_is_main_thread() && !csched_label_is_plain_thread(queue)) return 0;
     epoch = atomic_fetch_add_explicit(&csched_epoch_counter, 1, memory_order_relaxed);
     csched_tls_construction_epoch = epoch;
     csched_tls_epoch_queue = queue;
@@ -187,7 +209,13 @@ void csched_end_task_windows_slow(void) {
 }
 
 bool csched_in_construction_epoch(uintptr_t epoch) {
-    return epoch != 0 && epoch == csched_tls_construction_epoch && dispatch_queue_get_label(NULL) == csched_tls_epoch_queue;
+    if (epoch == 0 || epoch != csched_tls_construction_epoch) return false;
+    if ((epoch & CSCHED_FRAME_EPOCH) == 0) return dispatch_queue_get_label(NULL) == csched_tls_epoch_queue;
+    // This thread's own chain (saved_top), not a blocked caller's lent one (outer).
+    for (const csched_frame *frame = csched_tls_top; frame != NULL; frame = frame->saved_top) {
+        if (frame->construction_epoch == epoch) return true;
+    }
+    return false;
 }
 
 uintptr_t csched_thread_unique_id(void) {
@@ -628,4 +656,19 @@ uintptr_t csched_history_thread_stamp(void) {
     uintptr_t stamp = csched_tls_history_stamp;
     if (__builtin_expect(stamp != 0, 1)) return stamp;
     return csched_history_first_thread_stamp();
+}
+
+// ---- Test frameworks in the process ------------------------------------------------------------
+
+unsigned csched_test_frameworks_loaded(void) {
+    unsigned found = 0;
+    // Swift Testing's `Test` metadata accessor, exported by the Testing library on every platform.
+    if (dlsym(RTLD_DEFAULT, "$s7Testing4TestVMa") != NULL) found |= CSCHED_TEST_FRAMEWORK_SWIFT_TESTING;
+#if defined(__APPLE__)
+    if (objc_getClass("XCTestCase") != NULL) found |= CSCHED_TEST_FRAMEWORK_XCTEST;
+#else
+    // swift-corelibs-xctest's `XCTestCase` metadata accessor.
+    if (dlsym(RTLD_DEFAULT, "$s6XCTest0A4CaseCMa") != NULL) found |= CSCHED_TEST_FRAMEWORK_XCTEST;
+#endif
+    return found;
 }

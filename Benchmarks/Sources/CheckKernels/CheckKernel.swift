@@ -38,6 +38,7 @@ public enum CheckKernel: String, CaseIterable, Sendable {
     case createConfined = "create the same object protected (Confinement + two @Confined)"
     case createSchedulerBound = "create the same object with two SchedulerBound<Int>"
     case createSchedulableObject = "wrap a plain object in SchedulableObject"
+    case createConfinedInTask = "create the protected object in a task on the cooperative pool"
 
     /// The name used for the benchmark: the case name, short and stable, because baselines and the
     /// committed threshold files (`Thresholds/CheckCost.<name>.p90.json`) are keyed by it.
@@ -71,6 +72,7 @@ public enum CheckKernel: String, CaseIterable, Sendable {
         case .createConfined: "createConfinedObjects"
         case .createSchedulerBound: "createBoundObjects"
         case .createSchedulableObject: "createSchedulableObjects"
+        case .createConfinedInTask: "createConfinedObjectsInTask"
         }
     }
 }
@@ -92,6 +94,8 @@ public final class CheckFixture {
     let branch: SerialQueueScheduler
     let treeOwned: ProtectedModel
     let handedOff: ProtectedModel
+    /// Where the creation kernels run: library work of another scheduler, off the objects' owner.
+    let creator: SerialQueueScheduler
     // Created only when a NIO kernel first runs, so the other kernels' processes never start an event
     // loop thread (which also keeps them runnable under valgrind, where NIO's loop does not start).
     private var loopBound: LoopBoundModel?
@@ -106,6 +110,7 @@ public final class CheckFixture {
         branch = owner.branch("benchmark.owner.branch")
         treeOwned = ProtectedModel(owner: owner)
         handedOff = ProtectedModel(owner: owner)
+        creator = SerialQueueScheduler(label: "benchmark.creator")
         // Settle every binding first (the owner's first use ends a construction window), so the
         // slow-path rows measure a settled record, as an app's long-lived objects are.
         owner.sync {
@@ -170,13 +175,15 @@ public final class CheckFixture {
         case .handOffRoundTrip:
             owner.sync { handOffRoundTrips(handedOff, owner, iterations) }
         case .createPlain:
-            queue.sync { createPlainObjects(iterations) }
+            creator.sync { createPlainObjects(iterations) }
         case .createConfined:
-            queue.sync { createConfinedObjects(owner, iterations) }
+            creator.sync { createConfinedObjects(owner, iterations) }
         case .createSchedulerBound:
-            queue.sync { createBoundObjects(owner, iterations) }
+            creator.sync { createBoundObjects(owner, iterations) }
         case .createSchedulableObject:
-            queue.sync { createSchedulableObjects(owner, iterations) }
+            creator.sync { createSchedulableObjects(owner, iterations) }
+        case .createConfinedInTask:
+            await Task.detached { [owner] in createConfinedObjectsInTask(owner, iterations) }.value
         }
     }
 }

@@ -70,6 +70,17 @@ func createConfinedObjects(_ owner: SerialQueueScheduler, _ iterations: Int) {
     sink.last = nil
 }
 
+/// The same loop as `createConfinedObjects`, under its own name so that callgrind counts it alone: run
+/// in a task on the cooperative pool, where the construction window belongs to the task.
+@inline(never)
+func createConfinedObjectsInTask(_ owner: SerialQueueScheduler, _ iterations: Int) {
+    let sink = ObjectSink.shared
+    for _ in 0..<iterations {
+        sink.last = ConfinedPair(owner: owner)
+    }
+    sink.last = nil
+}
+
 @inline(never)
 func createBoundObjects(_ owner: SerialQueueScheduler, _ iterations: Int) {
     let sink = ObjectSink.shared
@@ -105,6 +116,7 @@ public func objectFootprints() -> [(kernel: CheckKernel, bytes: Int)] {
     return [
         (.createPlain, allocatedBytes(plain)),
         (.createConfined, allocatedBytes(confined) + allocatedBytes(confined.confinement)),
+        (.createConfinedInTask, allocatedBytes(confined) + allocatedBytes(confined.confinement)),
         (.createSchedulerBound, allocatedBytes(bound)),
         // The wrapper plus the object it holds (a PlainPair, sized like the one above).
         (.createSchedulableObject, allocatedBytes(wrapped) + allocatedBytes(plain)),

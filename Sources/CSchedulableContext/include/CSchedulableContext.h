@@ -26,6 +26,7 @@ typedef struct csched_frame {
     const struct csched_frame *_Nullable outer;  // the chain a check walks
     const struct csched_frame *_Nullable saved_top;
     uintptr_t saved_id;
+    uintptr_t construction_epoch;                // the window objects created in this work belong to
 } csched_frame;
 
 extern _Thread_local uintptr_t csched_tls_current_id;
@@ -51,6 +52,7 @@ static inline void csched_enter(csched_frame *_Nonnull frame, uintptr_t context_
     frame->outer = outer;
     frame->saved_top = csched_tls_top;
     frame->saved_id = csched_tls_current_id;
+    frame->construction_epoch = 0;
     csched_tls_top = frame;
     csched_tls_current_id = context_id;
 }
@@ -61,14 +63,19 @@ static inline void csched_leave(const csched_frame *_Nonnull frame) {
     csched_tls_current_id = frame->saved_id;
 }
 
-/// The calling thread's construction epoch for a new object. An object's construction window (its
-/// creating thread may use it before the owner does) is the epoch it was created in. A thread's epoch
-/// ends when it hands work to a library scheduler (from then on the object can be in use elsewhere) or
-/// when it runs another dispatch queue's work (a GCD worker moves between unrelated queues); the next
-/// object opens a new one. Epochs come from one process-wide counter and are never reused, so an
-/// equal epoch means the same thread with no hand-off in between: one word per object. Never 0;
-/// always below 2^61, so it fits beside two flag bits. 0 on a concurrent pool thread (see
-/// `csched_running_on_pool`), which gets no window: its next block is unrelated work.
+/// The construction epoch for a new object created here, or 0 where there is no window. An object's
+/// construction window (the code that created it may use it before the owner does) is the epoch it
+/// was created in; every epoch ends when its thread hands work to a library scheduler (from then on
+/// the object can be in use elsewhere). Where it lasts otherwise:
+/// - inside library work (a frame on this thread): while that work runs — its frame is still on the
+///   thread's chain — so the next piece of work on the same thread has none;
+/// - on the main thread or a plain thread outside library work: on that thread, while it runs the
+///   same dispatch queue's work (or none) as when it was opened;
+/// - in raw dispatch work outside library work (a serial queue's block, a global queue's, a task on
+///   the pool): 0. Nothing shows where one block ends and the next, unrelated one begins on a GCD
+///   worker, so no window can be given there (tasks get one of their own, see the Swift side).
+/// Epochs come from one process-wide counter and are never reused: one word per object. Always below
+/// 2^61, so they fit beside the task flag; bit 60 marks a frame's epoch.
 uintptr_t csched_open_construction_epoch(void);
 
 /// A new epoch from the same counter, for a window that belongs to a task (see `csched_current_task_id`).
@@ -99,8 +106,10 @@ void csched_set_task_window_closer(void (*_Nonnull closer)(uint64_t));
 /// Closes the current task's construction windows, if it runs in a task (`csched_note_publication`).
 void csched_end_task_windows_slow(void);
 
-/// Whether the calling code is still in construction epoch `epoch`: the same thread, no hand-off
-/// since, and the same dispatch queue's work (or none) as when it was opened.
+/// Whether the calling code is still in construction epoch `epoch` (see
+/// `csched_open_construction_epoch`): the same thread, no hand-off since, and the same work — the
+/// frame that opened it still on this thread's chain, or for a thread's epoch, the same dispatch
+/// queue's work (or none).
 bool csched_in_construction_epoch(uintptr_t epoch);
 
 /// Whether the calling code runs on a concurrent pool thread: work of a global dispatch queue or of
@@ -348,6 +357,15 @@ const void *_Nullable csched_queue_own_specific_value(const void *_Nonnull queue
 /// (`csched_thread_unique_id`), with `CSCHED_HISTORY_MAIN_THREAD_FLAG` on the main thread. One
 /// thread-local load after the thread's first call.
 uintptr_t csched_history_thread_stamp(void);
+
+// ---- Test frameworks in the process ------------------------------------------------------------
+
+#define CSCHED_TEST_FRAMEWORK_SWIFT_TESTING 1u
+#define CSCHED_TEST_FRAMEWORK_XCTEST 2u
+
+/// Which test frameworks this process has loaded (`CSCHED_TEST_FRAMEWORK_*` bits), found by a symbol
+/// each exports; asked once, for the hint printed when tests run without SchedulableTesting.
+unsigned csched_test_frameworks_loaded(void);
 
 #ifdef __cplusplus
 }

@@ -60,11 +60,10 @@ struct ConfinementState: Equatable {
         word >> 61 == 0b101 ? word & ~Self.constructingFlag : nil
     }
 
-    /// A construction window for a new record, or `nil` where there is none: the thread's epoch on a
-    /// thread that runs serial work (a plain thread, the main thread, a serial queue's work — a task
-    /// running there included: the thread is its serial context); on a concurrent pool thread, the
-    /// running task's window, and none outside a task — the pool's next block is unrelated work, so
-    /// the record is bound to its owner at once.
+    /// A construction window for a new record, or `nil` where there is none: the running library
+    /// work's, or the main or plain thread's (`csched_open_construction_epoch`); in raw dispatch work,
+    /// the running task's, and none outside a task — nothing shows where a raw block ends, so the
+    /// record is bound to its owner at once.
     static func openWindowHere() -> ConfinementState? {
         let epoch = UInt(csched_open_construction_epoch())
         if epoch != 0 { return .constructing(epoch: epoch) }

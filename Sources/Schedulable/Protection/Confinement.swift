@@ -17,8 +17,10 @@ import CSchedulableContext
 /// record may use the object freely while it builds it (its initializer sets properties and calls
 /// methods without reports), until — whichever comes first — that thread hands work to a library
 /// scheduler, the owner first uses the object, or ``endConstruction()`` is called. From then on only
-/// the owner passes, whatever the timing. A task on the cooperative pool keeps its window on
-/// whatever thread it resumes; on a concurrent pool thread outside any task there is none. Accesses made while the object's `deinit` runs are never reported: the Swift
+/// the owner passes, whatever the timing. The window belongs to the work that created the object: a
+/// piece of library work while it runs, the main thread or a plain thread, or a task (on whatever
+/// thread it resumes); raw dispatch work outside any task gets none. (The Threading Model article
+/// has the details.) Accesses made while the object's `deinit` runs are never reported: the Swift
 /// runtime says the object is deallocating, and then nothing else can hold a reference to it.
 ///
 /// ## Binding

@@ -1,12 +1,12 @@
 import CSchedulableContext
 
-/// Construction windows opened by a Swift task on the cooperative pool: they belong to the task, not
-/// to a thread.
+/// Construction windows opened by a Swift task in raw dispatch work (on the cooperative pool, or in a
+/// raw queue's `sync` called from the task): they belong to the task, not to a thread.
 ///
 /// A task runs on whichever pool thread is free and moves after each `await`, and one pool thread runs
-/// many unrelated tasks; a window keyed by the thread would follow neither. (A task running on a
-/// serial context — the main actor, a library executor, inside a queue's `sync` — opens the thread's
-/// window there, as any code does.) So an object created by a task on the pool may be used before
+/// many unrelated tasks; a window keyed by the thread would follow neither. (A task running in library
+/// work or on the main thread opens that work's or thread's window, as any code does.) So an object
+/// created by a task on the pool may be used before
 /// its owner does by that task — on any thread, across suspensions — and by nothing else, until the
 /// task hands work to a library scheduler (then the object can be in use elsewhere), the owner first
 /// uses the object, or ``Confinement/endConstruction()``. The key is the task's id, which the runtime

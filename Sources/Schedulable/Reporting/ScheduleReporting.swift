@@ -78,6 +78,7 @@ package enum ScheduleReporting {
                 ? .failTest : (handler as? PolicyViolationHandler)?.level(for: violation)
             sink.append(violation, level: level)
         }
+        TestFrameworkHint.printOnceIfNeeded(for: violation)
         handler.handle(violation)
         csched_reporting_leave()
         if violation.tier == .precondition {
