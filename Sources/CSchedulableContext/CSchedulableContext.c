@@ -90,32 +90,31 @@ static _Atomic uintptr_t csched_epoch_counter = 1;
 // per queue), so that a worker that moved on to another queue's work is in a new epoch.
 static _Thread_local const char *csched_tls_epoch_queue = NULL;
 
-static bool csched_label_is_pool(const char *label) {
-    if (label == NULL) return false;
-    if (strcmp(label, "Swift global concurrent queue") == 0) return true;
+// What the current dispatch queue's label says about the calling thread.
+typedef enum {
+    csched_thread_plain,   // no dispatch work: libdispatch names its default root queue's overcommit
+                           // variant there (or nothing at all)
+    csched_thread_pool,    // a global queue's or Swift's global concurrent executor's work
+    csched_thread_queue,   // another queue's work
+} csched_thread_kind;
+
+static csched_thread_kind csched_label_kind(const char *label) {
+    if (label == NULL) return csched_thread_plain;
+    if (strcmp(label, "Swift global concurrent queue") == 0) return csched_thread_pool;
     static const char root[] = "com.apple.root.";
     static const char overcommit[] = ".overcommit";
-    if (strncmp(label, root, sizeof root - 1) != 0) return false;
+    if (strncmp(label, root, sizeof root - 1) != 0) return csched_thread_queue;
     size_t length = strlen(label);
-    return !(length >= sizeof overcommit - 1 && strcmp(label + length - (sizeof overcommit - 1), overcommit) == 0);
+    bool is_overcommit = length >= sizeof overcommit - 1
+        && strcmp(label + length - (sizeof overcommit - 1), overcommit) == 0;
+    return is_overcommit ? csched_thread_plain : csched_thread_pool;
 }
 
 bool csched_running_on_pool(void) {
-    return csched_label_is_pool(dispatch_queue_get_label(NULL));
+    return csched_label_kind(dispatch_queue_get_label(NULL)) == csched_thread_pool;
 }
 
 #define CSCHED_FRAME_EPOCH ((uintptr_t)1 << 60)
-
-// The label a thread that runs no dispatch work reports: libdispatch names its default root queue's
-// overcommit variant there (or nothing at all).
-static bool csched_label_is_plain_thread(const char *label) {
-    if (label == NULL) return true;
-    static const char root[] = "com.apple.root.";
-    static const char overcommit[] = ".overcommit";
-    if (strncmp(label, root, sizeof root - 1) != 0) return false;
-    size_t length = strlen(label);
-    return length >= sizeof overcommit - 1 && strcmp(label + length - (sizeof overcommit - 1), overcommit) == 0;
-}
 
 uintptr_t csched_open_construction_epoch(void) {
     uintptr_t epoch = csched_tls_construction_epoch;
@@ -130,7 +129,7 @@ uintptr_t csched_open_construction_epoch(void) {
     const char *queue = dispatch_queue_get_label(NULL);
     if (epoch != 0 && (epoch & CSCHED_FRAME_EPOCH) == 0 && queue == csched_tls_epoch_queue) return epoch;
     // Raw dispatch work: no window (see the header).
-    if (!csched_is_main_thread() && !csched_label_is_plain_thread(queue)) return 0;
+    if (!csched_is_main_thread() && csched_label_kind(queue) != csched_thread_plain) return 0;
     epoch = atomic_fetch_add_explicit(&csched_epoch_counter, 1, memory_order_relaxed);
     csched_tls_construction_epoch = epoch;
     csched_tls_epoch_queue = queue;
