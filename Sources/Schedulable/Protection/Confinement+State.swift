@@ -3,17 +3,18 @@ import CSchedulableContext
 /// The state machine of a protection record, in the one word the fast path reads.
 ///
 /// *detached* (no owner; the next checked use binds one) → *bound*. While bound, two temporary states
-/// make every check take the slow path: the *construction window* (the thread that created the record
+/// make every check take the slow path: the *construction window* (the work that created the record
 /// may use the object until it hands work to a library scheduler, or until the owner first uses it)
 /// and *unresolved options* (property options not yet matched to wrappers). Once both are over the
 /// word is *settled*: it holds the owner's context id, which is what the fast path compares with the
 /// thread's token, and what a legitimate slow path (raw work on the owner's queue, a branch of a
 /// tree owner, the main queue under `dispatchMain()`) checks without taking any lock.
 ///
-/// The encoding: context ids are below 2^62; a construction window is its epoch (below 2^61, see
-/// `csched_open_construction_epoch`; bit 61 set for a task's window, see ``TaskConstructionWindows``)
-/// with the top bit set; the two remaining states are the two largest words. No thread token ever equals a non-settled word, so the fast path needs no branch
-/// on the state.
+/// The encoding: context ids are below 2^62; a construction window is its epoch with the top bit set —
+/// a thread's or a library work item's epoch from `csched_open_construction_epoch` (below 2^61; bit 60
+/// marks a work item's), or a task's window (bit 61 set, the rest its window object's address, see
+/// ``TaskConstructionWindows``); the two remaining states are the two largest words. No thread token
+/// ever equals a non-settled word, so the fast path needs no branch on the state.
 struct ConfinementState: Equatable {
     let word: UInt
 
@@ -43,8 +44,10 @@ struct ConfinementState: Equatable {
         return word & ~Self.constructingFlag
     }
 
-    /// Whether the calling thread is the one still building the object: it created the record, has
-    /// handed no work to a library scheduler since, and runs the same dispatch queue's work (or none).
+    /// Whether the calling code is the work still building the object: the task that created the
+    /// record (its window still open), or the same thread with no hand-off to a library scheduler since
+    /// and still in the same work — the library work item that created it, or for a thread's epoch the
+    /// same dispatch queue's work (or none).
     var isOnConstructingThread: Bool {
         guard let epoch = constructionEpoch else { return false }
         if epoch & TaskConstructionWindows.taskFlag != 0 { return TaskConstructionWindows.isOpen(epoch) }
