@@ -36,10 +36,10 @@ open class ConfinementCheckedTestCase: XCTestCase {
         )
         collector.withScope { super.invokeTest() }
         for violation in collector.finish() {
-            let location = violation.callSite ?? violation.ownerBoundAt
+            let location = ViolationIssueLocation(violation)
             recordFailure(
                 withDescription: "Schedule violation: " + violation.description,
-                inFile: location?.fileID ?? "<unknown>",
+                inFile: location?.filePath ?? "<unknown>",
                 atLine: location?.line ?? 0,
                 expected: true
             )

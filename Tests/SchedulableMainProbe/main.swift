@@ -2,7 +2,8 @@
 // thread (Swift's async entry point parks it in dispatchMain()), so this one does, then hands over to
 // dispatchMain() itself. Exit status 0: every check passed; 10+: which check failed. With the argument
 // "thread-scheduler" it touches a main-owned object from a thread scheduler, which must trap. With
-// "matrix <repetitions>" it runs the threading-model matrix's main-thread cells (Matrix.swift) and exits.
+// "matrix <repetitions>" it runs the threading-model matrix's main-thread cells (Matrix.swift) and exits;
+// with "report" it prints the report of a bad access made on the main thread (Report.swift) and exits.
 
 import CSchedulableContext
 import Dispatch
@@ -35,6 +36,11 @@ final class Screen: ConfinedObject, @unchecked Sendable {
 
 func require(_ condition: Bool, _ code: Int32) {
     if !condition { exit(code) }
+}
+
+if CommandLine.arguments.dropFirst().first == "report" {
+    reportFromMainThread()
+    exit(0)
 }
 
 if CommandLine.arguments.dropFirst().first == "matrix" {

@@ -219,7 +219,7 @@ struct OwnershipHistoryTests {
 
         let json = violation.jsonLine()
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
-        #expect(object["version"] as? Int == 1)
+        #expect(object["version"] as? Int == 2)
         let history = try #require(object["history"] as? [String: Any])
         #expect(history["ownerChangeCount"] as? Int == 3)
         let changes = try #require(history["ownerChanges"] as? [[String: Any]])

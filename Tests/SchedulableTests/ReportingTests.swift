@@ -63,8 +63,8 @@ struct ReportingTests {
             #expect(log.count(for: "Counter.ping()") == 5)
             // First occurrence in full, then at 2 and 4; then reset() once, and count (its property access).
             #expect(printed.filter { $0.contains("Counter.ping() used outside its owner\n") }.count == 1)
-            #expect(printed.filter { $0.contains("again (2 times so far)") }.count == 1)
-            #expect(printed.filter { $0.contains("again (4 times so far)") }.count == 1)
+            #expect(printed.filter { $0.contains("again at SchedulableTests/ViolationRecorder.swift:45 (2 times so far)") }.count == 1)
+            #expect(printed.filter { $0.contains("again at SchedulableTests/ViolationRecorder.swift:45 (4 times so far)") }.count == 1)
             #expect(printed.filter { $0.contains("Counter.reset()") }.count == 1)
             #expect(printed.count == 5)
         } else {

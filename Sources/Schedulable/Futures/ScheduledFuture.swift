@@ -260,7 +260,7 @@ public final class ScheduledFuture<Value: Sendable>: Sendable {
                     + "runs on (or holds) \(scheduler.executionContext.description); present() throws "
                     + "FutureError.wouldDeadlock instead of waiting forever. Call present() from elsewhere, or use "
                     + "whenPresent(on:) or await value"
-            ),
+            ).capturingAccessSite(),
             objectHandler: capturedHandler
         )
     }
@@ -278,7 +278,7 @@ public final class ScheduledFuture<Value: Sendable>: Sendable {
                 detail: "the future made at \(createdAt) had not finished, so present() waited for it; start it "
                     + "earlier or use whenPresent(on:) to avoid the wait (FutureSystem.logsWhenWaitingIsRequired "
                     + "= false turns this note off)"
-            ),
+            ).capturingAccessSite(),
             objectHandler: capturedHandler
         )
     }

@@ -73,11 +73,12 @@ extension Confinement {
                 return
             }
             reportWrongContext(
-                object: object, member: member, tier: tier, owner: owner, boundAt: boundAt.locationIfAny, typeName: typeName
+                object: object, member: member.named(on: object), tier: tier, owner: owner,
+                boundAt: boundAt.locationIfAny, typeName: typeName
             )
         case .notSerial:
             ScheduleReporting.report(
-                .firstUseNotSerial(member: member, tier: tier, object: object, typeName: typeName),
+                .firstUseNotSerial(member: member.named(on: object), tier: tier, object: object, typeName: typeName),
                 objectHandler: capturedHandler
             )
         }
@@ -94,7 +95,7 @@ extension Confinement {
         endConstruction()
         if UnstoredProtectionTypes.isFirstReport(of: type(of: object)) {
             ScheduleReporting.report(
-                .unstoredProtection(on: object, member: member, owner: owner), objectHandler: capturedHandler
+                .unstoredProtection(on: object, member: member.named(on: object), owner: owner), objectHandler: capturedHandler
             )
         }
     }
@@ -152,6 +153,21 @@ extension Confinement {
                 objectHandler: capturedHandler
             )
         }
+    }
+}
+
+extension ConfinedMemberReference {
+    /// The reference with a `@Confined` property's name filled in from `object`'s fields when it was
+    /// not given (reporting path only; see ``ConfinedPropertyNames``).
+    func named(on object: AnyObject?) -> ConfinedMemberReference {
+        #if SCHEDULABLE_CHECKS
+        if case .property(nil, let declaredAt) = self, let object,
+            let name = ConfinedPropertyNames.name(declaredAt: declaredAt, in: object)
+        {
+            return .property(name: name, declaredAt: declaredAt)
+        }
+        #endif
+        return self
     }
 }
 

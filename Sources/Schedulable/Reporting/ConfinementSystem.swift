@@ -23,6 +23,22 @@ public enum ConfinementSystem {
     /// JSON Lines: `SCHEDULE_PROTECTION_JSONL` (see ``JSONLinesViolationHandler``).
     public static let jsonLinesEnvironmentVariable = "SCHEDULE_PROTECTION_JSONL"
 
+    /// The environment variable that sets ``reportStackDepth`` at start-up: `SCHEDULE_PROTECTION_STACK`
+    /// (a number of frames; `0` turns the stack off).
+    public static let stackDepthEnvironmentVariable = "SCHEDULE_PROTECTION_STACK"
+
+    /// How many frames of the violating thread a report shows, from its access site on, in builds with the
+    /// debug tier (8 unless `SCHEDULE_PROTECTION_STACK` says otherwise; 0 shows none). Every report names
+    /// its access site whatever this is. Read when a violation is made, so a change applies to the next.
+    public static var reportStackDepth: Int {
+        get { stackDepth.withLock { $0 } }
+        set { stackDepth.withLock { $0 = max(0, newValue) } }
+    }
+
+    private static let stackDepth = ScheduleLock<Int>(
+        StandardError.environmentValue(stackDepthEnvironmentVariable).flatMap { Int($0) }.map { max(0, $0) } ?? 8
+    )
+
     /// Whether the debug-tier checks (`@Confined`, `assertIsolated()`) were compiled into
     /// this build of the library: debug builds, or release builds with the `ReleaseChecks` trait (or
     /// `SCHEDULABLE_RELEASE_CHECKS=1` when the manifest was evaluated).

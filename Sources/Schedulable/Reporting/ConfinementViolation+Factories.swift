@@ -27,6 +27,7 @@ extension ConfinementViolation {
         if case .property(let name, let declaredAt) = member, name != nil {
             violation.detail = "property declared at \(declaredAt.location)"
         }
+        violation.captureAccessSite()
         return violation
     }
 
@@ -48,6 +49,7 @@ extension ConfinementViolation {
         )
         violation.describe(object)
         if object == nil { violation.objectType = typeName }
+        violation.captureAccessSite()
         return violation
     }
 
@@ -79,6 +81,7 @@ extension ConfinementViolation {
             detail: detail
         )
         violation.describe(object)
+        violation.captureAccessSite()
         return violation
     }
 
@@ -89,7 +92,7 @@ extension ConfinementViolation {
     ///   - context: The target of the call.
     ///   - member: The call, e.g. `sync(_:)`.
     package static func deadlockWaiting(on context: ExecutionContext, member: String) -> ConfinementViolation {
-        ConfinementViolation(
+        var violation = ConfinementViolation(
             kind: .deadlock,
             tier: .precondition,
             member: member,
@@ -100,6 +103,8 @@ extension ConfinementViolation {
                 + "waiting; a synchronous call would wait forever. Call it asynchronously (schedule), or from "
                 + "outside that tree"
         )
+        violation.captureAccessSite()
+        return violation
     }
 
     /// Code isolated to an actor whose executor is `context` that ran outside it.
@@ -108,7 +113,7 @@ extension ConfinementViolation {
     ///   - context: The executor's context.
     ///   - member: The isolation check, e.g. `checkIsolated()`.
     package static func isolationFailure(_ context: ExecutionContext, member: String) -> ConfinementViolation {
-        ConfinementViolation(
+        var violation = ConfinementViolation(
             kind: .wrongContext,
             tier: .precondition,
             member: member,
@@ -117,6 +122,8 @@ extension ConfinementViolation {
             detail: "code isolated to an actor whose executor is \(context.description) ran outside it "
                 + "(assumeIsolated / preconditionIsolated)"
         )
+        violation.captureAccessSite()
+        return violation
     }
 
     /// Fills in the object's type and identity (its address), when there is an object.
@@ -154,7 +161,7 @@ extension ConfinementViolation {
     package static func unstoredProtection(
         on object: AnyObject, member: ConfinedMemberReference, owner: ExecutionContext?
     ) -> ConfinementViolation {
-        ConfinementViolation(
+        var violation = ConfinementViolation(
             kind: .unstoredProtection,
             tier: .assert,
             objectType: String(describing: type(of: object)),
@@ -167,5 +174,7 @@ extension ConfinementViolation {
                 + "(`let confinement = Confinement(owner: …)`): a computed record makes every check of the "
                 + "type meaningless. Checks of \(type(of: object)) treat each such record as built elsewhere."
         )
+        violation.captureAccessSite()
+        return violation
     }
 }

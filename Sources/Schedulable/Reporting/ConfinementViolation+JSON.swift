@@ -1,6 +1,9 @@
 extension ConfinementViolation {
-    /// The violation as one line of JSON (schema `schedulable.violation`, version 1; see the Reporting
+    /// The violation as one line of JSON (schema `schedulable.violation`, version 2; see the Reporting
     /// Violations article), ending in a newline.
+    ///
+    /// Version 2: `member` names a `@Confined` property by its name (version 1 gave its declaration site
+    /// unless the property had a `name:`), and the `accessSite` and `stack` fields were added.
     ///
     /// Field names follow the audit's JSON where they mean the same thing (`kind`, `typeName`, `member`,
     /// `path`, `line`, `message`), so one collector reads both.
@@ -10,7 +13,7 @@ extension ConfinementViolation {
     public func jsonLine(level: ConfinementLevel? = nil) -> String {
         var fields: [(String, String)] = [
             ("schema", JSON.string("schedulable.violation")),
-            ("version", "1"),
+            ("version", "2"),
             ("kind", JSON.string(kind.rawValue)),
             ("tier", JSON.string(String(describing: tier))),
         ]
@@ -25,9 +28,12 @@ extension ConfinementViolation {
             fields.append(("path", JSON.string(callSite.fileID)))
             fields.append(("line", String(callSite.line)))
         }
+        if let accessSite { fields.append(("accessSite", JSON.frame(accessSite))) }
         if let ownerBoundAt { fields.append(("ownerBoundAt", JSON.location(ownerBoundAt))) }
         if let detail { fields.append(("detail", JSON.string(detail))) }
         if let history { fields.append(("history", history.json)) }
+        let stack = self.stack
+        if !stack.isEmpty { fields.append(("stack", "[" + stack.map(JSON.frame).joined(separator: ",") + "]")) }
         fields.append(("message", JSON.string(description)))
         return JSON.object(fields) + "\n"
     }
@@ -43,6 +49,16 @@ enum JSON {
     /// A code location as `{"path": …, "line": …}`.
     static func location(_ location: CodeLocation) -> String {
         "{\"path\":\(string(location.fileID)),\"line\":\(location.line)}"
+    }
+
+    /// A stack frame as `{"function": …, "path": …?, "line": …?, "fileID": …?, "image": …?}`.
+    static func frame(_ frame: ConfinementViolation.StackFrame) -> String {
+        var fields = [("function", string(frame.function))]
+        if let file = frame.file { fields.append(("path", string(file))) }
+        if let line = frame.line { fields.append(("line", String(line))) }
+        if let fileID = frame.fileID { fields.append(("fileID", string(fileID))) }
+        if let image = frame.image { fields.append(("image", string(image))) }
+        return object(fields)
     }
 
     /// `text` as a JSON string literal: quotes, backslashes and control characters escaped.

@@ -85,6 +85,9 @@ public struct ConfinementViolation: Sendable, CustomStringConvertible {
     /// path saw — for a ``Kind/wrongContext`` violation of a ``Confinement`` record, in builds with the
     /// debug tier; `nil` otherwise.
     public var history: History?
+    /// The access site and stack: captured by the library where it makes a violation, symbolicated when
+    /// read (see ``accessSite``).
+    var access: ViolationAccess = .none
 
     /// Creates a violation.
     public init(
@@ -146,10 +149,13 @@ public struct ConfinementViolation: Sendable, CustomStringConvertible {
         lines.append("  member:          \(member)")
         lines.append("  expected owner:  \(expectedOwner)")
         lines.append("  actual context:  \(actualContext)")
+        let accessLines = accessReportLines
+        if let site = accessLines.site { lines.append(site) }
         if let ownerBoundAt { lines.append("  owner bound at:  \(ownerBoundAt)") }
         if let callSite { lines.append("  call site:       \(callSite)") }
         if let detail { lines.append("  detail:          \(detail)") }
         if let history { lines += history.reportLines }
+        lines += accessLines.stack
         // Labels, names and details come from user code: escaped, every line keeps its one line.
         return lines.map(Self.escapedReportLine).joined(separator: "\n")
     }

@@ -1,6 +1,6 @@
 import CSchedulableContext
 
-/// Prints each distinct violation (per type and member; a note per call site) to standard error once,
+/// Prints each distinct violation (per type, member and access site; a note per call site) to standard error once,
 /// then counts repeats, printing the count again each time it doubles so a hot loop cannot flood the log.
 ///
 /// On Apple platforms the handler that writes to standard error also raises each entry as an Xcode
@@ -12,6 +12,9 @@ public final class LogViolationHandler: ConfinementViolationHandler {
         /// Set for notes only: a note is about one call site (the `present()` that waited), and one
         /// entry per type would hide every other place that waits.
         var callSite: CodeLocation?
+        /// The access site (see ``ConfinementViolation/accessSite``): two bad call sites of one member are
+        /// two findings.
+        var accessSite: AnyHashable?
     }
 
     private let counts = ScheduleLock<[Key: Int]>([:])
@@ -42,13 +45,14 @@ public final class LogViolationHandler: ConfinementViolationHandler {
         if raisesRuntimeIssues { csched_raise_runtime_issue(entry) }
     }
 
-    /// Logs `violation` the first time its type and member are seen, then at counts 2, 4, 8, ….
+    /// Logs `violation` the first time its type, member and access site are seen, then at counts 2, 4, 8, ….
     ///
     /// - Parameter violation: What happened.
     public func handle(_ violation: ConfinementViolation) {
         let key = Key(
             kind: violation.kind, member: violation.qualifiedMember,
-            callSite: violation.tier == .note ? violation.callSite : nil
+            callSite: violation.tier == .note ? violation.callSite : nil,
+            accessSite: violation.accessSiteKey
         )
         let count = counts.withLock { counts -> Int in
             counts[key, default: 0] += 1
@@ -57,17 +61,17 @@ public final class LogViolationHandler: ConfinementViolationHandler {
         if count == 1 {
             emit(violation.description + "\n")
         } else if count & (count - 1) == 0 {
+            let place = PolicyViolationHandler.place(of: violation)
             if violation.tier == .note {
-                let place = violation.callSite.map { " at \($0)" } ?? ""
                 let again = violation.kind == .waitingRequired ? "had to wait again" : "\(violation.kind) again"
                 emit("Schedulable: note: \(violation.qualifiedMember) \(again)\(place) (\(count) times so far)\n")
             } else {
-                emit("Schedulable: \(violation.qualifiedMember) used outside its owner again (\(count) times so far)\n")
+                emit("Schedulable: \(violation.qualifiedMember) used outside its owner again\(place) (\(count) times so far)\n")
             }
         }
     }
 
-    /// How many times a member has been reported, by `Type.member`.
+    /// How many times a member has been reported, by `Type.member`, at all its access sites.
     ///
     /// - Parameter qualifiedMember: `Type.member` as in ``ConfinementViolation/qualifiedMember``.
     /// - Returns: The number of violations seen for it.

@@ -11,7 +11,7 @@ import CSchedulableContext
 /// handler, and what the `SCHEDULE_PROTECTION` environment variable installs.
 ///
 /// - ``ConfinementLevel/off``: nothing.
-/// - ``ConfinementLevel/warnOnce``: the whole report the first time a call site (else a member)
+/// - ``ConfinementLevel/warnOnce``: the whole report the first time an access site (of a member)
 ///   violates, then a one-line count each time the count doubles, so a hot loop cannot flood the log.
 /// - ``ConfinementLevel/warn`` and ``ConfinementLevel/failTest`` (outside a test scope): the report
 ///   every time, up to ``fullReportsPerSite`` per call site; then, so that a violation storm cannot
@@ -28,11 +28,20 @@ public final class PolicyViolationHandler: ConfinementViolationHandler {
     private struct Site: Hashable {
         var member: String
         var place: CodeLocation?
+        /// The access site's key (see ``ConfinementViolation/accessSite``): two bad call sites of one
+        /// member are two sites.
+        var accessSite: AnyHashable?
+    }
+
+    private struct SiteCount {
+        var count = 0
+        /// The site's first violation, which names its access site in the summary (symbolicated then).
+        var first: ConfinementViolation
     }
 
     /// The policy that decides each violation's level.
     public let policy: ConfinementPolicy
-    private let counts = ScheduleLock<[Site: Int]>([:])
+    private let counts = ScheduleLock<[Site: SiteCount]>([:])
     /// Whether some report was held back, so the summary is worth printing at exit.
     private let heldBack = ScheduleLock(false)
 
@@ -114,15 +123,15 @@ public final class PolicyViolationHandler: ConfinementViolationHandler {
 
     /// Counts `violation` at its site and returns the site's count so far.
     private func record(_ violation: ConfinementViolation) -> Int {
-        let site = Site(member: violation.qualifiedMember, place: violation.callSite)
+        let site = Site(member: violation.qualifiedMember, place: violation.callSite, accessSite: violation.accessSiteKey)
         return counts.withLock { counts -> Int in
-            counts[site, default: 0] += 1
-            return counts[site]!
+            counts[site, default: SiteCount(first: violation)].count += 1
+            return counts[site]!.count
         }
     }
 
     private func repeatLine(_ violation: ConfinementViolation, count: Int, suffix: String) -> String {
-        let place = violation.callSite.map { " at \($0)" } ?? ""
+        let place = Self.place(of: violation)
         let what = violation.tier == .note
             ? "note: \(violation.qualifiedMember) had to wait" : "\(violation.qualifiedMember) used outside its owner"
         return "Schedulable: \(what) again\(place) (\(count) times so far\(suffix))\n"
@@ -139,13 +148,20 @@ public final class PolicyViolationHandler: ConfinementViolationHandler {
     /// Every site that violated, most frequent first, with its exact count: what a storm looked like,
     /// whatever was printed. One line per site, then a total.
     public var summary: String {
-        let sites = counts.withLock { $0 }.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key.member < $1.key.member }
-        let total = sites.reduce(0) { $0 + $1.value }
+        let sites = counts.withLock { $0 }.map { (member: $0.key.member, count: $0.value.count, place: Self.place(of: $0.value.first)) }
+            .sorted { $0.count != $1.count ? $0.count > $1.count : ($0.member, $0.place) < ($1.member, $1.place) }
+        let total = sites.reduce(0) { $0 + $1.count }
         var lines = ["Schedulable: violation summary: \(total) \(total == 1 ? "violation" : "violations") at \(sites.count) \(sites.count == 1 ? "site" : "sites")"]
-        for (site, count) in sites {
-            lines.append("  \(count) × \(site.member)" + (site.place.map { " at \($0)" } ?? ""))
+        for site in sites {
+            lines.append("  \(site.count) × \(site.member)\(site.place)")
         }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// ` at <call site>`, else ` at <access site>`, else nothing.
+    static func place(of violation: ConfinementViolation) -> String {
+        if let callSite = violation.callSite { return " at \(callSite)" }
+        return violation.accessSite.map { " at \($0)" } ?? ""
     }
 
     /// Writes ``summary`` to the handler's output.

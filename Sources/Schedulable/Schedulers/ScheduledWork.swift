@@ -169,7 +169,7 @@ public final class ScheduledWork: Sendable {
                 callSite: createdAt,
                 detail: "\(what), scheduled at \(createdAt), was cancelled and will not run: \(reason); cancel "
                     + "delayed work and timers before shutdown() when they are no longer needed"
-            ),
+            ).capturingAccessSite(),
             objectHandler: capturedHandler
         )
     }

@@ -184,7 +184,7 @@ public final class SerialQueueScheduler: SerialScheduler {
                     actualContext: CurrentExecution.description,
                     detail: "two blocks of the wrapped queue \"\(queue.label)\" ran at the same time: it is "
                         + "not serial, so it cannot own objects; wrap a serial queue instead"
-                ),
+                ).capturingAccessSite(),
                 objectHandler: nil
             )
         }

@@ -2,16 +2,21 @@ import Schedulable
 import Testing
 
 extension Testing.SourceLocation {
-    /// Where an issue for `violation` should point: the call site, else where the owner was bound, else
-    /// the test itself.
+    /// Where an issue for `violation` should point: the access site, else the call site, else where the
+    /// owner was bound, else the test itself.
     ///
-    /// Reports carry `#fileID` only. When the file is the test's own, the test's full path is used so
-    /// that IDEs can jump to it; otherwise the file ID stands in for the path.
+    /// The access site has the source file's full path from the debug information, so IDEs jump to the
+    /// bad line. The other locations carry `#fileID` only: when the file is the test's own, the test's full
+    /// path is used; otherwise the file ID stands in for the path.
     ///
     /// - Parameters:
     ///   - violation: The violation.
     ///   - testLocation: The test's location, the fallback and the source of a full path.
     init(bestFor violation: ConfinementViolation, near testLocation: Testing.SourceLocation) {
+        if let site = ViolationIssueLocation(violation), site.isFullPath {
+            self.init(fileID: site.fileID, filePath: site.filePath, line: site.line, column: 1)
+            return
+        }
         guard let best = violation.callSite ?? violation.ownerBoundAt, best.line > 0,
             best.fileID.contains("/")
         else {
@@ -20,5 +25,34 @@ extension Testing.SourceLocation {
         }
         let path = best.fileID == testLocation.fileID ? testLocation.filePath : best.fileID
         self.init(fileID: best.fileID, filePath: path, line: best.line, column: 1)
+    }
+}
+
+/// Where a test failure for a violation points, for both test frameworks: the access site (its full path
+/// from the debug information), else the call site or bind site (`#fileID` standing in for the path).
+struct ViolationIssueLocation {
+    var fileID: String
+    var filePath: String
+    var line: Int
+    /// Whether `filePath` is a real path (from the debug information), not a `#fileID`.
+    var isFullPath: Bool
+
+    init?(_ violation: ConfinementViolation) {
+        if let site = violation.accessSite, let path = site.file, let line = site.line, line > 0,
+            let fileID = site.fileID, fileID.contains("/")
+        {
+            self.init(fileID: fileID, filePath: path, line: line, isFullPath: true)
+        } else if let location = violation.callSite ?? violation.ownerBoundAt {
+            self.init(fileID: location.fileID, filePath: location.fileID, line: location.line, isFullPath: false)
+        } else {
+            return nil
+        }
+    }
+
+    private init(fileID: String, filePath: String, line: Int, isFullPath: Bool) {
+        self.fileID = fileID
+        self.filePath = filePath
+        self.line = line
+        self.isFullPath = isFullPath
     }
 }

@@ -78,10 +78,10 @@ final class XCTestTestHandler: AutomaticTestHandler {
     }
 
     private func record(_ violation: ConfinementViolation, note: String?) {
-        let location = violation.callSite ?? violation.ownerBoundAt
+        let location = ViolationIssueLocation(violation)
         testCase.recordFailure(
             withDescription: "Schedule violation: " + violation.description + (note.map { "\n  detected:        " + $0 } ?? ""),
-            inFile: location?.fileID ?? "<unknown>",
+            inFile: location?.filePath ?? "<unknown>",
             atLine: location?.line ?? 0,
             expected: true
         )

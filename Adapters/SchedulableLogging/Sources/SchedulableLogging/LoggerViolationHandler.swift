@@ -11,7 +11,9 @@ import Schedulable
 /// Levels: ``ConfinementViolation/Tier/note`` → `.notice`, the debug tier → `.warning`, the
 /// precondition tier → `.critical` (the process stops after the handler). The message is the report's
 /// first line; the metadata keys are the fields of the JSON Lines schema (`kind`, `tier`, `typeName`,
-/// `member`, `expectedOwner`, `actualContext`, `path`, `line`, `ownerBoundAt`, `detail`).
+/// `member`, `expectedOwner`, `actualContext`, `path`, `line`, `ownerBoundAt`, `detail`, and — schema
+/// version 2 — `accessSite` and `stack`, each frame a dictionary with `function` and, when known, `path`,
+/// `line`, `fileID` and `image`).
 public struct LoggerViolationHandler: ConfinementViolationHandler {
     /// The logger that receives the violations.
     public let logger: Logger
@@ -63,6 +65,19 @@ public struct LoggerViolationHandler: ConfinementViolationHandler {
         }
         if let bound = violation.ownerBoundAt { metadata["ownerBoundAt"] = "\(bound)" }
         if let detail = violation.detail { metadata["detail"] = "\(detail)" }
+        if let site = violation.accessSite { metadata["accessSite"] = frame(site) }
+        let stack = violation.stack
+        if !stack.isEmpty { metadata["stack"] = .array(stack.map(frame)) }
         return metadata
+    }
+
+    /// A stack frame as a metadata dictionary, with the JSON Lines schema's keys.
+    private static func frame(_ frame: ConfinementViolation.StackFrame) -> Logger.MetadataValue {
+        var fields: Logger.Metadata = ["function": "\(frame.function)"]
+        if let path = frame.file { fields["path"] = "\(path)" }
+        if let line = frame.line { fields["line"] = "\(line)" }
+        if let fileID = frame.fileID { fields["fileID"] = "\(fileID)" }
+        if let image = frame.image { fields["image"] = "\(image)" }
+        return .dictionary(fields)
     }
 }

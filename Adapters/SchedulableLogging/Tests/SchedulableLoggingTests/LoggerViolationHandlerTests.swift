@@ -58,6 +58,41 @@ struct LoggerViolationHandlerTests {
         #expect(LoggerViolationHandler.level(of: .precondition) == .critical)
     }
 
+    @Test func theAccessSiteAndStackAreMetadataWithTheSchemasKeys() {
+        let recorder = RecordingLogHandler()
+        let handler = LoggerViolationHandler(logger: Logger(label: "test") { _ in recorder })
+        var violation = violation(tier: .assert)
+        let site = ConfinementViolation.StackFrame(function: "touch(_:)", file: "/src/App/main.swift", line: 14, module: "App")
+        violation.accessSite = site
+        violation.stack = [site, ConfinementViolation.StackFrame(function: "DispatchQueue.sync(execute:)", image: "libswiftDispatch.so")]
+        handler.handle(violation)
+        let metadata = recorder.recorded[0].metadata
+        let siteMetadata: Logger.MetadataValue = .dictionary(
+            ["function": "touch(_:)", "path": "/src/App/main.swift", "line": "14", "fileID": "App/main.swift"]
+        )
+        #expect(metadata["accessSite"] == siteMetadata)
+        #expect(metadata["stack"] == .array([
+            siteMetadata, .dictionary(["function": "DispatchQueue.sync(execute:)", "image": "libswiftDispatch.so"]),
+        ]))
+    }
+
+    @Test func aRealViolationsAccessSiteIsTheLineThatMadeIt() throws {
+        let recorder = RecordingLogHandler()
+        let handler = LoggerViolationHandler(logger: Logger(label: "test") { _ in recorder })
+        let owner = SerialQueueScheduler(label: "test.adapter.site.owner")
+        let box = withConfinementViolationHandler(handler) { SchedulableObject([Int](), on: owner) }
+        let line = #line + 1
+        SerialQueueScheduler(label: "test.adapter.site.other").sync { box.assertIsolated() }
+        guard ConfinementSystem.debugChecksCompiledIn else { return #expect(recorder.recorded.isEmpty) }
+        guard case .dictionary(let site) = try #require(recorder.recorded.first?.metadata["accessSite"]) else {
+            Issue.record("accessSite is not a dictionary")
+            return
+        }
+        #expect(site["fileID"] == "SchedulableLoggingTests/LoggerViolationHandlerTests.swift")
+        #expect(site["line"] == "\(line)")
+        #expect(site["function"]?.description.contains("aRealViolationsAccessSiteIsTheLineThatMadeIt()") == true)
+    }
+
     @Test func aScopedAdapterReceivesTheViolationsOfObjectsMadeInItsScope() {
         let recorder = RecordingLogHandler()
         let handler = LoggerViolationHandler(logger: Logger(label: "test") { _ in recorder })

@@ -1,0 +1,222 @@
+#if canImport(Runtime)
+import Runtime
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import CSchedulableContext
+
+/// The calling thread's return addresses, captured cheaply when a violation is made and symbolicated
+/// only when a report needs them (reporting path only).
+///
+/// Two back ends, one shape: the toolchain's `Runtime` module (`Backtrace.capture`, its symbolication
+/// with DWARF line tables and inlined frames) where it exists — Linux with Swift 6.2 and later, the 26
+/// releases of Apple's OSes — and otherwise `backtrace(3)` and `dladdr` from the C target, which give
+/// image and exported symbol names but no file or line. The fallback also builds and runs on Linux, so
+/// its tests run here (``capture(limit:fallback:)``).
+package struct CallStack: @unchecked Sendable {
+    // @unchecked: `backtrace` holds a `Runtime.Backtrace` (Sendable) behind `Any`, so that the type needs no
+    // OS version; nothing else is stored.
+    private let backtrace: Any?
+    /// The fallback's return addresses, innermost first.
+    private let rawAddresses: [UInt]
+
+    /// Captures up to `limit` frames of the calling thread.
+    ///
+    /// - Parameters:
+    ///   - limit: How many frames at most (the library's own frames count too).
+    ///   - fallback: Use `backtrace(3)` / `dladdr` even where `Runtime` is available (tests).
+    /// - Returns: The stack, not yet symbolicated.
+    @inline(never)
+    package static func capture(limit: Int, fallback: Bool = false) -> CallStack {
+        #if canImport(Runtime)
+        if !fallback, #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
+            if let captured = try? Backtrace.capture(algorithm: .auto, limit: limit, top: 0, images: RuntimeImages.current) {
+                return CallStack(backtrace: captured, rawAddresses: [])
+            }
+        }
+        #endif
+        let buffer = UnsafeMutablePointer<UnsafeMutableRawPointer?>.allocate(capacity: limit)
+        defer { buffer.deallocate() }
+        let count = Int(csched_backtrace(buffer, Int32(limit)))
+        let addresses = (0..<count).map { UInt(bitPattern: buffer[$0]) }
+        return CallStack(backtrace: nil, rawAddresses: addresses)
+    }
+
+    /// An empty stack (a violation made by user code, or a platform that cannot capture).
+    package static let empty = CallStack(backtrace: nil, rawAddresses: [])
+
+    /// One frame, as symbolicated. Inlined functions are frames of their own (with the `Runtime` back
+    /// end and debug information), innermost first, each with the address of the real frame holding it.
+    package struct Frame: Sendable, Hashable {
+        /// The return address (or program counter) of the real frame.
+        package var address: UInt
+        /// The symbol as the image spells it (mangled, for Swift), if known.
+        package var rawName: String?
+        /// The symbol demangled, in the short form backtraces print (`touch(_:)`), if known.
+        package var name: String?
+        /// The image's file name (`libswiftCore.so`), if known.
+        package var image: String?
+        /// The source file's path and line, when debug information has them.
+        package var path: String?
+        package var line: Int?
+        /// Whether this frame was inlined into the next one.
+        package var isInlined = false
+        /// Whether this frame is a compiler-generated thunk.
+        package var isThunk = false
+    }
+
+    /// The captured return addresses (program counters), innermost first.
+    package var addresses: [UInt] {
+        #if canImport(Runtime)
+        if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *), let backtrace = backtrace as? Backtrace {
+            return backtrace.frames.compactMap { frame -> UInt? in
+                switch frame {
+                case .programCounter, .returnAddress, .asyncResumePoint: return UInt(frame.originalProgramCounter)
+                default: return nil
+                }
+            }
+        }
+        #endif
+        return rawAddresses
+    }
+
+    /// The frames, innermost first, with source locations and inlined functions where the debug
+    /// information has them. Each address is symbolicated once per process (``SymbolCache``): reading
+    /// the line tables is the expensive part of a report (from a millisecond for a small program to a
+    /// few hundred for a large test binary), and a storm or a test suite reports the same sites again
+    /// and again.
+    package func frames() -> [Frame] {
+        let addresses = self.addresses
+        if let cached = SymbolCache.frames(for: addresses) { return cached }
+        let symbolicated = symbolicate()
+        SymbolCache.store(symbolicated)
+        return symbolicated
+    }
+
+    private func symbolicate() -> [Frame] {
+        #if canImport(Runtime)
+        if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *), let backtrace = backtrace as? Backtrace {
+            return RuntimeImages.symbolicate(backtrace)
+        }
+        #endif
+        return rawAddresses.map(Self.fallbackFrame)
+    }
+
+    private static func fallbackFrame(_ address: UInt) -> Frame {
+        var frame = Frame(address: address)
+        var image: UnsafePointer<CChar>?
+        var symbol: UnsafePointer<CChar>?
+        var start: UInt = 0
+        guard let pointer = UnsafeRawPointer(bitPattern: address), csched_address_info(pointer, &image, &symbol, &start)
+        else { return frame }
+        frame.image = image.map { String(cString: $0) }.map(fileName(of:))
+        if let symbol {
+            frame.rawName = String(cString: symbol)
+            if let demangled = csched_demangle(symbol) {
+                frame.name = String(cString: demangled)
+                free(demangled)
+            } else {
+                frame.name = frame.rawName
+            }
+        }
+        return frame
+    }
+
+    /// The last component of a path.
+    package static func fileName(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return path }
+        return String(path[path.index(after: slash)...])
+    }
+}
+
+/// What symbolication found per address, kept for the life of the process (bounded): the frames of one
+/// address are its inlined functions, innermost first, then the function that holds them.
+private enum SymbolCache {
+    private static let limit = 4_096
+    private static let cache = ScheduleLock([UInt: [CallStack.Frame]]())
+
+    /// The frames of `addresses`, if every one of them was symbolicated before.
+    static func frames(for addresses: [UInt]) -> [CallStack.Frame]? {
+        cache.withLock { cache in
+            var frames: [CallStack.Frame] = []
+            for address in addresses {
+                guard let known = cache[address] else { return nil }
+                frames += known
+            }
+            return frames
+        }
+    }
+
+    static func store(_ frames: [CallStack.Frame]) {
+        var byAddress: [UInt: [CallStack.Frame]] = [:]
+        for frame in frames { byAddress[frame.address, default: []].append(frame) }
+        cache.withLock { cache in
+            if cache.count + byAddress.count > limit { cache.removeAll() }
+            cache.merge(byAddress) { old, _ in old }
+        }
+    }
+}
+
+#if canImport(Runtime)
+/// The process's images for `Runtime`'s capture and symbolication: capturing the map costs a few hundred
+/// microseconds, so it is kept, and captured again when a frame lies in no image it knows (a library
+/// loaded since).
+@available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *)
+private enum RuntimeImages {
+    private static let images = ScheduleLock<ImageMap?>(nil)
+    /// Symbolication runs one at a time: reports are rare, and the symbol cache is shared.
+    private static let symbolicating = ScheduleLock(())
+
+    static var current: ImageMap {
+        images.withLock { map in
+            if let map { return map }
+            let captured = ImageMap.capture()
+            map = captured
+            return captured
+        }
+    }
+
+    static func symbolicate(_ backtrace: Backtrace) -> [CallStack.Frame] {
+        var map = current
+        if backtrace.frames.contains(where: { isOutside($0, map) }) {
+            map = ImageMap.capture()
+            images.withLock { $0 = map }
+        }
+        let options: Backtrace.SymbolicationOptions = [.showInlineFrames, .showSourceLocations, .useSymbolCache]
+        guard let symbolicated = symbolicating.withLock({ _ in backtrace.symbolicated(with: map, options: options) })
+        else { return [] }
+        return symbolicated.frames.compactMap { frame -> CallStack.Frame? in
+            guard let address = UInt(frame.captured.originalProgramCounter) else { return nil }
+            var result = CallStack.Frame(address: address, isInlined: frame.inlined, isThunk: frame.isSwiftThunk)
+            if let symbol = frame.symbol {
+                result.rawName = symbol.rawName
+                result.name = symbol.name
+                result.image = symbol.imageName
+                if let location = symbol.sourceLocation, location.line > 0 {
+                    result.path = location.path
+                    result.line = location.line
+                }
+            } else if let index = map.indexOfImage(at: frame.captured.originalProgramCounter) {
+                result.image = map[index].name
+            }
+            return result
+        }
+    }
+
+    private static func isOutside(_ frame: Backtrace.Frame, _ map: ImageMap) -> Bool {
+        switch frame {
+        case .programCounter(let address), .returnAddress(let address), .asyncResumePoint(let address):
+            return map.indexOfImage(at: address) == nil
+        case .omittedFrames, .truncated:
+            return false
+        @unknown default:
+            return false
+        }
+    }
+}
+#endif

@@ -1,0 +1,99 @@
+#if SCHEDULABLE_CHECKS
+@_spi(Reflection) import Swift
+
+/// Names `@Confined` properties in reports without an annotation: given the declaration site a
+/// wrapper's slow path passed, finds the stored property of the object's class whose wrapper was
+/// declared there, and names it as the source spells it (`isPaused`, not `_isPaused`).
+///
+/// Why not the key path: the wrapper's enclosing-instance subscript receives it, but any use of a key
+/// path in the slow path makes `-O` clients build and retain it on every access, fast path included
+/// (see `Confined._check`). Why not `Mirror`: it copies every stored property's value, and a report is
+/// made off the owner, while the owner may be writing those properties — retaining an array the owner
+/// is releasing is a crash, not a report. This reads only the class's field metadata (names, offsets,
+/// types: `_forEachField`, the standard library's reflection SPI, stable since Swift 5.2) and, for
+/// each `@Confined` field, its `_declaredAt` — a `let` written once by the initializer, before the
+/// object could be shared, so reading it from any thread is not a race.
+///
+/// Reporting path only; the answer is the same for every object of a class, so it is kept per class
+/// and declaration site. Self-checked on first use against a probe class; if the check fails (a future
+/// runtime changes what `_forEachField` gives), or `SCHEDULABLE_DISABLE_PROPERTY_NAMES` is set, reports
+/// name the property by its declaration site, as before.
+enum ConfinedPropertyNames {
+    /// Per class: declaration site → property name (every `@Confined` field of the class and its
+    /// superclasses, found in one pass).
+    private static let cache = ScheduleLock([ObjectIdentifier: [CompactCodeLocation: String]]())
+
+    /// Whether field names can be used here: the kill switch is off and the self-check passed.
+    private static let isUsable: Bool = {
+        guard StandardError.environmentValue("SCHEDULABLE_DISABLE_PROPERTY_NAMES") == nil else { return false }
+        return selfCheckPasses()
+    }()
+
+    /// The name of the `@Confined` property of `object` declared at `declaredAt`, or `nil` when it cannot
+    /// be found (the self-check failed, the OS predates the SPI, or no field matches).
+    static func name(declaredAt: CompactCodeLocation, in object: AnyObject) -> String? {
+        guard isUsable else { return nil }
+        return lookUp(declaredAt: declaredAt, in: object)
+    }
+
+    private static func lookUp(declaredAt: CompactCodeLocation, in object: AnyObject) -> String? {
+        let key = ObjectIdentifier(type(of: object))
+        if let names = cache.withLock({ $0[key] }) { return names[declaredAt] }
+        guard let names = fieldNames(of: object) else { return nil }
+        cache.withLock { $0[key] = names }
+        return names[declaredAt]
+    }
+
+    /// Every `@Confined` field of `object`'s class (superclasses included): its wrapper's declaration
+    /// site → the property's name.
+    private static func fieldNames(of object: AnyObject) -> [CompactCodeLocation: String]? {
+        guard #available(macOS 10.15.4, iOS 13.4, tvOS 13.4, watchOS 6.2, *) else { return nil }
+        let base = UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque())
+        var names: [CompactCodeLocation: String] = [:]
+        let complete = _forEachField(of: type(of: object), options: eachFieldOptions) { name, offset, fieldType, _ in
+            guard let storage = fieldType as? any ConfinedStorageLayout.Type else { return true }
+            let site = base.load(fromByteOffset: offset + storage.declaredAtOffset, as: CompactCodeLocation.self)
+            var field = String(cString: name)
+            // The compiler names a wrapper's storage `_name`.
+            if field.hasPrefix("_") { field.removeFirst() }
+            names[site] = field
+            return true
+        }
+        return complete ? names : nil
+    }
+
+    /// `[.classType, .ignoreUnknown]`, spelled by value: the standard library declares them as `static var`,
+    /// which Swift 6 refuses to read from any thread. The self-check catches a change of their values.
+    @available(macOS 10.15.4, iOS 13.4, tvOS 13.4, watchOS 6.2, *)
+    private static var eachFieldOptions: _EachFieldOptions { _EachFieldOptions(rawValue: 1 << 0 | 1 << 1) }
+
+    /// Whether the lookup names a known property of a probe object correctly.
+    private static func selfCheckPasses() -> Bool {
+        let probe = NamesProbe()
+        return lookUp(declaredAt: probe.declaredAt, in: probe) == "probedProperty"
+    }
+}
+
+/// The layout fact the lookup needs from a `Confined<Value>` of any `Value`.
+protocol ConfinedStorageLayout {
+    /// The byte offset of the wrapper's declaration site inside it.
+    static var declaredAtOffset: Int { get }
+}
+
+extension Confined: ConfinedStorageLayout {
+    // Library code, reached only through this requirement on the reporting path: the key path here is
+    // never inlined into a client's accessor.
+    static var declaredAtOffset: Int { MemoryLayout<Self>.offset(of: \Self._declaredAt)! }
+}
+
+/// The self-check's object: one property whose name is known.
+private final class NamesProbe: ConfinedObject {
+    let confinement = Confinement.detached()
+    @Confined var probedProperty = 0
+    let declaredAt: CompactCodeLocation
+
+    init() {
+        declaredAt = _probedProperty._declaredAt
+    }
+}
+#endif

@@ -1,0 +1,256 @@
+extension ConfinementViolation {
+    /// One frame of a report's stack: a function and, when debug information has them, its file and line.
+    public struct StackFrame: Sendable, Hashable, CustomStringConvertible {
+        /// The function, as backtraces print it (`touchFromElsewhere(_:)`, `closure #1 in load()`).
+        public var function: String
+        /// The source file's path, as the debug information records it; `nil` without debug information.
+        public var file: String?
+        /// The line in ``file``; `nil` without debug information.
+        public var line: Int?
+        /// The image (executable or library) the code is in, when known.
+        public var image: String?
+        /// The Swift module the function belongs to, when its symbol says (`App`).
+        public var module: String?
+
+        /// Creates a frame.
+        ///
+        /// - Parameters:
+        ///   - function: The function.
+        ///   - file: The source file's path, if known.
+        ///   - line: The line, if known.
+        ///   - image: The image, if known.
+        ///   - module: The Swift module, if known.
+        public init(function: String, file: String? = nil, line: Int? = nil, image: String? = nil, module: String? = nil) {
+            self.function = function
+            self.file = file
+            self.line = line
+            self.image = image
+            self.module = module
+        }
+
+        /// The last component of ``file``: `main.swift`.
+        public var fileName: String? { file.map(CallStack.fileName(of:)) }
+
+        /// The file as `#fileID` spells it (`App/main.swift`) when the module is known, else ``fileName``.
+        public var fileID: String? {
+            guard let fileName else { return nil }
+            return module.map { "\($0)/\(fileName)" } ?? fileName
+        }
+
+        /// `App/main.swift:14 in touchFromElsewhere(_:)`, or `touchFromElsewhere(_:) in App` without a file.
+        public var description: String {
+            if let fileID, let line { return "\(fileID):\(line) in \(function)" }
+            return function + (image.map { " in \($0)" } ?? "")
+        }
+    }
+
+    /// Where the violating access was made: the first frame of the violating thread outside this library,
+    /// the Swift standard library and runtime and libdispatch (and outside the property's own accessor,
+    /// for a `@Confined` property), as `File.swift:line in function`.
+    ///
+    /// Found from the stack captured when the violation was made; symbolicated the first time it is read
+    /// (a report that storm control does not print is never symbolicated). `nil` when no frame qualifies
+    /// (a stripped binary), or for a violation made with the public initializer and not set.
+    public var accessSite: StackFrame? {
+        get { access.site }
+        set { access = .explicit(site: newValue, stack: access.frames) }
+    }
+
+    /// A short symbolicated stack of the violating thread, starting at ``accessSite`` — in builds with the
+    /// debug tier, up to ``ConfinementSystem/reportStackDepth`` frames (8 by default; 0 turns it off);
+    /// empty otherwise.
+    public var stack: [StackFrame] {
+        get { access.frames }
+        set { access = .explicit(site: access.site, stack: newValue) }
+    }
+
+    /// What storm control and warn-once tell sites apart by: the access site's return address while the
+    /// stack is not symbolicated (two bad call sites of one member are two findings), else the site.
+    package var accessSiteKey: AnyHashable? {
+        switch access {
+        case .none: return nil
+        case .captured(let capture): return capture.key.map(AnyHashable.init)
+        case .explicit(let site, _): return site.map(AnyHashable.init)
+        }
+    }
+
+    /// Captures the calling thread's stack as this violation's access site (return addresses only; see
+    /// ``accessSite``). Called by the library where it makes a violation, on the violating thread.
+    package mutating func captureAccessSite() {
+        let depth = ConfinementSystem.debugChecksCompiledIn ? ConfinementSystem.reportStackDepth : 0
+        let accessor = objectType.map { type -> String in
+            let bare = type.firstIndex(of: "<").map { String(type[..<$0]) } ?? type
+            return "\(bare).\(member)."
+        }
+        access = .captured(CapturedAccess(
+            stack: CallStack.capture(limit: CapturedAccess.libraryFrameAllowance + depth),
+            accessorPrefix: accessor, depth: depth
+        ))
+    }
+
+    /// This violation with the calling thread's stack captured (see ``captureAccessSite()``).
+    package func capturingAccessSite() -> ConfinementViolation {
+        var violation = self
+        violation.captureAccessSite()
+        return violation
+    }
+
+    /// The report lines of the access site and stack.
+    var accessReportLines: (site: String?, stack: [String]) {
+        let frames = stack
+        var stackLines: [String] = []
+        for (index, frame) in frames.enumerated() {
+            let label = index == 0 ? "  stack:           " : "                   "
+            let place = frame.fileID.flatMap { name in frame.line.map { " at \(name):\($0)" } }
+                ?? frame.image.map { " in \($0)" } ?? ""
+            stackLines.append("\(label)#\(index) \(frame.function)\(place)")
+        }
+        return (accessSite.map { "  access site:     \($0)" }, stackLines)
+    }
+}
+
+/// A violation's access site: not known, captured (symbolicated on first read), or set by code.
+enum ViolationAccess: Sendable {
+    case none
+    case captured(CapturedAccess)
+    case explicit(site: ConfinementViolation.StackFrame?, stack: [ConfinementViolation.StackFrame])
+
+    var site: ConfinementViolation.StackFrame? {
+        switch self {
+        case .none: return nil
+        case .captured(let capture): return capture.resolved.site
+        case .explicit(let site, _): return site
+        }
+    }
+
+    var frames: [ConfinementViolation.StackFrame] {
+        switch self {
+        case .none: return []
+        case .captured(let capture): return capture.resolved.stack
+        case .explicit(_, let stack): return stack
+        }
+    }
+}
+
+/// A captured stack and what it resolves to, each computed once, on first need, from any thread.
+final class CapturedAccess: Sendable {
+    /// Frames the capture allows for the library's own frames above the access site (checks, factories,
+    /// reporting), beyond the stack's depth: at `-Onone` a property access is about a dozen deep.
+    static let libraryFrameAllowance = 24
+
+    private let stack: CallStack
+    /// `Type.member.` of a property: its accessors' frames are the compiler's, not the access site.
+    private let accessorPrefix: String?
+    private let depth: Int
+    private let symbolicated = ScheduleLock<Resolved?>(nil)
+
+    /// What the stack resolves to.
+    struct Resolved {
+        var key: UInt?
+        var site: ConfinementViolation.StackFrame?
+        var stack: [ConfinementViolation.StackFrame]
+    }
+
+    init(stack: CallStack, accessorPrefix: String?, depth: Int) {
+        self.stack = stack
+        self.accessorPrefix = accessorPrefix
+        self.depth = depth
+    }
+
+    /// The access site's return address: the same for every violation made there, different for two
+    /// bad call sites. Needs the site symbolicated, which each address is once per process.
+    var key: UInt? { resolved.key }
+
+    /// The access site and the stack from it, symbolicated with source locations.
+    var resolved: Resolved {
+        symbolicated.withLock { resolved in
+            if let resolved { return resolved }
+            let frames = stack.frames()
+            var result = Resolved(key: nil, site: nil, stack: [])
+            if let first = StackFrameClassifier.firstUserFrame(in: frames, accessorPrefix: accessorPrefix) {
+                let shown = frames[first...].lazy.filter { !$0.isThunk && ($0.name != nil || $0.image != nil) }
+                    .prefix(depth).map(Self.reportFrame)
+                result = Resolved(key: frames[first].address, site: Self.reportFrame(frames[first]), stack: Array(shown))
+            }
+            resolved = result
+            return result
+        }
+    }
+
+    private static func reportFrame(_ frame: CallStack.Frame) -> ConfinementViolation.StackFrame {
+        let function = frame.name ?? frame.rawName ?? "0x" + String(frame.address, radix: 16)
+        return ConfinementViolation.StackFrame(
+            function: function, file: frame.path, line: frame.line, image: frame.image,
+            module: frame.rawName.flatMap(StackFrameClassifier.swiftModule(ofMangled:))
+        )
+    }
+}
+
+/// Which frames of a stack are the library's, the Swift runtime's or libdispatch's, and which is the
+/// first of the code that made the access.
+enum StackFrameClassifier {
+    /// The index of the first frame outside this library, the standard library and runtime, libdispatch and
+    /// the system's thread start, that is not a thunk and not an accessor named by `accessorPrefix`.
+    static func firstUserFrame(in frames: [CallStack.Frame], accessorPrefix: String?) -> Int? {
+        frames.firstIndex { frame in
+            !frame.isThunk && !isLibraryOrSystem(frame) && !isAccessor(frame, prefix: accessorPrefix)
+        }
+    }
+
+    /// Whether the frame belongs to code that is not the user's — or is unknown (no symbol, no image).
+    static func isLibraryOrSystem(_ frame: CallStack.Frame) -> Bool {
+        if let image = frame.image, systemImagePrefixes.contains(where: image.hasPrefix) { return true }
+        guard let raw = frame.rawName else { return true }
+        if let module = swiftModule(ofMangled: raw) { return libraryModules.contains(module) }
+        if isMangledSwift(raw) { return true }  // a standard-library type, a thunk: not the user's
+        return systemCNames.contains(raw) || libraryCPrefixes.contains(where: raw.hasPrefix)
+    }
+
+    /// Whether the frame is one of the property's own accessors (`UploadQueue.isPaused.setter`), which
+    /// the compiler writes at the declaration: the access site is their caller.
+    static func isAccessor(_ frame: CallStack.Frame, prefix: String?) -> Bool {
+        guard let prefix, let name = frame.name else { return false }
+        // `Q.x.setter`, `App.UploadQueue.isPaused.modify : Swift.Int`, `Box<A>.x.getter`.
+        let symbol = name.prefix { $0 != " " && $0 != "(" }
+        let components = symbol.split(separator: ".")
+        guard components.count >= 3, accessorNames.contains(String(components[components.count - 1])) else { return false }
+        let type = components[components.count - 3].prefix { $0 != "<" }
+        return "\(type).\(components[components.count - 2])." == prefix
+    }
+
+    private static let accessorNames: Set<String> = [
+        "getter", "setter", "modify", "_modify", "read", "_read", "unsafeAddressor", "unsafeMutableAddressor",
+        "didset", "willset", "modify2", "read2", "yielding",
+    ]
+    private static let libraryModules: Set<String> = [
+        "Schedulable", "SchedulableTesting", "Swift", "_Concurrency", "Dispatch", "Runtime", "_StringProcessing",
+        "SwiftOnoneSupport",
+    ]
+    private static let systemImagePrefixes = [
+        "libswift", "libdispatch", "libBlocksRuntime", "libc.so", "libc-", "libpthread", "ld-linux", "ld-musl",
+        "libstdc++", "libgcc_s", "libsystem_", "libdyld", "dyld", "libobjc",
+    ]
+    private static let libraryCPrefixes = [
+        "csched_", "swift_", "_swift_", "swift::", "__swift", "dispatch_", "_dispatch_", "__libc_", "pthread_",
+        "_pthread_",
+    ]
+    private static let systemCNames: Set<String> = ["start_thread", "clone", "clone3", "__clone", "_start", "thread_start"]
+
+    private static func isMangledSwift(_ name: String) -> Bool {
+        let name = name.hasPrefix("_") ? name.dropFirst() : Substring(name)
+        return name.hasPrefix("$s") || name.hasPrefix("$S")
+    }
+
+    /// The module of a mangled Swift symbol whose first component is a module name (`$s3App5touch…` →
+    /// `App`); `nil` for other symbols (C, the standard library's short forms, thunks).
+    static func swiftModule(ofMangled name: String) -> String? {
+        var rest = name.hasPrefix("_") ? name.dropFirst() : Substring(name)
+        guard rest.hasPrefix("$s") || rest.hasPrefix("$S") else { return nil }
+        rest = rest.dropFirst(2)
+        if rest.first == "s" { return "Swift" }
+        let digits = rest.prefix { $0.isASCII && $0.isNumber }
+        guard let length = Int(digits), length > 0, !digits.hasPrefix("0") else { return nil }
+        let identifier = rest.dropFirst(digits.count).prefix(length)
+        return identifier.count == length ? String(identifier) : nil
+    }
+}

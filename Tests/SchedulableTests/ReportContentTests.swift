@@ -1,0 +1,385 @@
+import Dispatch
+import Foundation
+import Schedulable
+import Testing
+
+// Report contents: the member's name without annotation, the access site and the stack, in every
+// context a bad access comes from. The violating accesses are made in `@inline(never)` functions: an
+// optimized build (`-c release --traits ReleaseChecks`) may inline everything else, but these keep a
+// frame of their own, so what is guaranteed in every build is the access site's file, line and function
+// and the stack's first frame (the same line). Frames below it (the closure that called it, dispatch,
+// the test runner) are shown as the build left them and are not asserted.
+
+/// A service whose property has no `name:` and whose method has a guard.
+final class Inbox: ConfinedObject, @unchecked Sendable {
+    let confinement: Confinement
+    static let unreadLine = #line + 1
+    @Confined var unread = 0
+    static let markReadGuardLine = #line + 3
+
+    func markRead() {
+        assertIsolated()
+    }
+
+    init(owner: some SerialScheduler, file: StaticString = #fileID, line: UInt = #line) {
+        confinement = Confinement(owner: owner, file: file, line: line)
+    }
+}
+
+/// A subclass: its superclass's properties are named too.
+final class PriorityInbox: InboxBase, @unchecked Sendable {
+    @Confined var flagged = false
+}
+
+class InboxBase: ConfinedObject, @unchecked Sendable {
+    let confinement: Confinement
+    @Confined var archived = 0
+
+    init(owner: some SerialScheduler) {
+        confinement = Confinement(owner: owner)
+    }
+}
+
+enum BadAccess {
+    static let readUnreadLine = #line + 2
+    @inline(never) static func readUnread(_ inbox: Inbox) -> Int {
+        inbox.unread
+    }
+
+    static let readUnreadElsewhereLine = #line + 2
+    @inline(never) static func readUnreadElsewhere(_ inbox: Inbox) -> Int {
+        inbox.unread
+    }
+
+    @inline(never) static func markRead(_ inbox: Inbox) {
+        inbox.markRead()
+    }
+
+    static let objectGuardLine = #line + 2
+    @inline(never) static func checkObject(_ object: SchedulableObject<[Int]>) {
+        object.assertIsolated()
+    }
+
+    static let boundValueLine = #line + 2
+    @inline(never) static func readBound(_ box: SchedulerBound<Int>) -> Int {
+        box.value
+    }
+}
+
+private let thisFile = "SchedulableTests/ReportContentTests.swift"
+
+/// Checks a report's text line by line: `expected` lines must match exactly, in order, except that a line
+/// ending in `…` must start with the part before it. Lines the report adds between them (the ownership
+/// history) are skipped; `stack` must be the report's last lines' first entry.
+private func expectReport(
+    _ text: String, lines expected: [String], stackTop: String?,
+    sourceLocation: SourceLocation = #_sourceLocation
+) {
+    var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    while lines.last?.isEmpty == true { lines.removeLast() }
+    var index = 0
+    for line in expected {
+        let prefix = line.hasSuffix("…") ? String(line.dropLast()) : nil
+        guard let found = lines[index...].firstIndex(where: { prefix.map($0.hasPrefix) ?? ($0 == line) }) else {
+            Issue.record("no line \"\(line)\" after line \(index) of:\n\(text)", sourceLocation: sourceLocation)
+            return
+        }
+        index = found + 1
+    }
+    let stackLines = lines.filter { $0.hasPrefix("  stack:") || $0.hasPrefix("                   #") }
+    if let stackTop {
+        #expect(stackLines.first == "  stack:           #0 \(stackTop)", sourceLocation: sourceLocation)
+        #expect((1...ConfinementSystem.reportStackDepth).contains(stackLines.count), sourceLocation: sourceLocation)
+        #expect(lines.suffix(stackLines.count) == ArraySlice(stackLines), "the stack is the report's end", sourceLocation: sourceLocation)
+    } else {
+        #expect(stackLines.isEmpty, sourceLocation: sourceLocation)
+    }
+}
+
+private func identity(_ object: AnyObject) -> String {
+    "0x" + String(UInt(bitPattern: Unmanaged.passUnretained(object).toOpaque()), radix: 16)
+}
+
+/// The report lines of an `Inbox.unread` read made by `readUnread`, for an inbox made at `createdLine`.
+private func unreadReport(_ inbox: Inbox, owner: String, context: String, createdLine: Int) -> [String] {
+    [
+        "Schedulable: Inbox.unread used outside its owner",
+        "  object:          Inbox (\(identity(inbox)))",
+        "  member:          unread",
+        "  expected owner:  \(owner)",
+        "  actual context:  \(context)",
+        "  access site:     \(thisFile):\(BadAccess.readUnreadLine) in static BadAccess.readUnread(_:)",
+        "  owner bound at:  \(thisFile):\(createdLine)",
+        "  detail:          property declared at \(thisFile):\(Inbox.unreadLine)",
+    ]
+}
+
+private let unreadStackTop = "static BadAccess.readUnread(_:) at \(thisFile):\(BadAccess.readUnreadLine)"
+
+@Suite("Report contents")
+struct ReportContentTests {
+    @Test(.enabled(if: ConfinementSystem.debugChecksCompiledIn))
+    func aPropertyReadFromAnotherQueueNamesThePropertyTheAccessSiteAndTheStack() throws {
+        let recorder = ViolationRecorder()
+        let owner = SerialQueueScheduler(label: "content.owner")
+        let createdLine = #line + 1
+        let inbox = withConfinementViolationHandler(recorder) { Inbox(owner: owner) }
+        inbox.confinement.endConstruction()
+        _ = DispatchQueue(label: "content.other").sync { BadAccess.readUnread(inbox) }
+        let violation = try #require(recorder.violations.first)
+        #expect(violation.member == "unread")
+        #expect(violation.accessSite?.function == "static BadAccess.readUnread(_:)")
+        #expect(violation.accessSite?.fileID == thisFile)
+        #expect(violation.accessSite?.line == BadAccess.readUnreadLine)
+        #expect(violation.accessSite?.file?.hasSuffix("/Tests/SchedulableTests/ReportContentTests.swift") == true)
+        expectReport(
+            violation.description,
+            lines: unreadReport(inbox, owner: "queue \"content.owner\"", context: "queue \"content.other\" (thread …", createdLine: createdLine),
+            stackTop: unreadStackTop
+        )
+    }
+
+    @Test(.enabled(if: ConfinementSystem.debugChecksCompiledIn))
+    func aPropertyReadOnAPoolThread() throws {
+        let recorder = ViolationRecorder()
+        let owner = SerialQueueScheduler(label: "content.pool.owner")
+        let createdLine = #line + 1
+        let inbox = withConfinementViolationHandler(recorder) { Inbox(owner: owner) }
+        inbox.confinement.endConstruction()
+        let done = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            _ = BadAccess.readUnread(inbox)
+            done.signal()
+        }
+        done.wait()
+        let violation = try #require(recorder.violations.first)
+        expectReport(
+            violation.description,
+            lines: unreadReport(inbox, owner: "queue \"content.pool.owner\"", context: "thread …", createdLine: createdLine),
+            stackTop: unreadStackTop
+        )
+    }
+
+    @Test(.enabled(if: ConfinementSystem.debugChecksCompiledIn))
+    func aPropertyReadInATask() async throws {
+        let recorder = ViolationRecorder()
+        let owner = SerialQueueScheduler(label: "content.task.owner")
+        let createdLine = #line + 1
+        let inbox = withConfinementViolationHandler(recorder) { Inbox(owner: owner) }
+        inbox.confinement.endConstruction()
+        _ = await Task.detached { BadAccess.readUnread(inbox) }.value
+        let violation = try #require(recorder.violations.first)
+        expectReport(
+            violation.description,
+            lines: unreadReport(
+                inbox, owner: "queue \"content.task.owner\"",
+                context: "queue \"Swift global concurrent queue\" (thread …", createdLine: createdLine
+            ),
+            stackTop: unreadStackTop
+        )
+    }
+
+    @Test(.enabled(if: ConfinementSystem.debugChecksCompiledIn))
+    func aPropertyReadOnTheMainThread() throws {
+        // The test process's main thread is parked in dispatchMain(); the probe program's top-level code
+        // runs on it (see Tests/SchedulableMainProbe/Report.swift).
+        let outcome = try runMainProbe(["report"])
+        #expect(outcome.exitStatus == 0)
+        let output = outcome.standardError
+        let line = try #require(output.split(separator: "\n").first { $0.hasPrefix("access line: ") }.flatMap { Int($0.dropFirst(13)) })
+        let probeFile = "schedulable_main_probe/Report.swift"
+        expectReport(
+            output,
+            lines: [
+                "Schedulable: Mailbox.unread used outside its owner",
+                "  member:          unread",
+                "  expected owner:  queue \"probe.mail\"",
+                "  actual context:  main thread",
+                "  access site:     \(probeFile):\(line) in readMailboxOnMainThread(_:)",
+            ],
+            stackTop: "readMailboxOnMainThread(_:) at \(probeFile):\(line)"
+        )
+    }
+
+    @Test(.enabled(if: ConfinementSystem.debugChecksCompiledIn))
+    func aMethodGuardNamesTheMethodAndItsGuardAsTheAccessSite() throws {
+        let recorder = ViolationRecorder()
+        let owner = SerialQueueScheduler(label: "content.method.owner")
+        let createdLine = #line + 1
+        let inbox = withConfinementViolationHandler(recorder) { Inbox(owner: owner) }
+        inbox.confinement.endConstruction()
+        DispatchQueue(label: "content.method.other").sync { BadAccess.markRead(inbox) }
+        let violation = try #require(recorder.violations.first)
+        let site = "\(thisFile):\(Inbox.markReadGuardLine)"
+        expectReport(
+            violation.description,
+            lines: [
+                "Schedulable: Inbox.markRead() used outside its owner",
+                "  object:          Inbox (\(identity(inbox)))",
+                "  member:          markRead()",
+                "  expected owner:  queue \"content.method.owner\"",
+                "  actual context:  queue \"content.method.other\" (thread …",
+                "  access site:     \(site) in Inbox.markRead()",
+                "  owner bound at:  \(thisFile):\(createdLine)",
+                "  call site:       \(site)",
+            ],
+            stackTop: "Inbox.markRead() at \(site)"
+        )
+    }
+
+    @Test(.enabled(if: ConfinementSystem.debugChecksCompiledIn))
+    func aSchedulableObjectsGuardNamesItsCaller() throws {
+        let recorder = ViolationRecorder()
+        let owner = SerialQueueScheduler(label: "content.object.owner")
+        let boundLine = #line + 1
+        let object = withConfinementViolationHandler(recorder) { SchedulableObject([Int](), on: owner) }
+        DispatchQueue(label: "content.object.other").sync { BadAccess.checkObject(object) }
+        let violation = try #require(recorder.violations.first)
+        let site = "\(thisFile):\(BadAccess.objectGuardLine)"
+        expectReport(
+            violation.description,
+            lines: [
+                "Schedulable: SchedulableObject<Array<Int>>.assertIsolated() used outside its owner",
+                "  member:          assertIsolated()",
+                "  expected owner:  queue \"content.object.owner\"",
+                "  actual context:  queue \"content.object.other\" (thread …",
+                "  access site:     \(site) in static BadAccess.checkObject(_:)",
+                "  owner bound at:  \(thisFile):\(boundLine)",
+            ],
+            stackTop: "static BadAccess.checkObject(_:) at \(site)"
+        )
+    }
+
+    @Test func aSchedulerBoundBoxTrapsWithTheAccessSiteInEveryBuild() async {
+        await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let owner = SerialQueueScheduler(label: "content.box.owner")
+            let box = SchedulerBound(1, owner: owner)
+            _ = DispatchQueue(label: "content.box.other").sync { BadAccess.readBound(box) }
+        }.map { result in
+            let stderr = standardErrorText(result)
+            // The report, up to the first line that is not part of it (the trap's message).
+            let all = stderr.split(separator: "\n", omittingEmptySubsequences: false)
+            let start = all.firstIndex { $0.hasPrefix("Schedulable: SchedulerBound") } ?? all.startIndex
+            let end = all[start...].dropFirst().firstIndex { !$0.hasPrefix("  ") } ?? all.endIndex
+            let report = all[start..<end].joined(separator: "\n")
+            let site = "\(thisFile):\(BadAccess.boundValueLine)"
+            expectReport(
+                report,
+                lines: [
+                    "Schedulable: SchedulerBound<Int>.value used outside its owner",
+                    "  member:          value",
+                    "  expected owner:  queue \"content.box.owner\"",
+                    "  actual context:  queue \"content.box.other\" (thread …",
+                    "  access site:     \(site) in static BadAccess.readBound(_:)",
+                ],
+                stackTop: ConfinementSystem.debugChecksCompiledIn ? "static BadAccess.readBound(_:) at \(site)" : nil
+            )
+        }
+    }
+
+    @Test(.enabled(if: ConfinementSystem.debugChecksCompiledIn))
+    func propertiesOfASuperclassAreNamedAndNameOverridesWin() throws {
+        let recorder = ViolationRecorder()
+        let owner = SerialQueueScheduler(label: "content.names.owner")
+        let inbox = withConfinementViolationHandler(recorder) { PriorityInbox(owner: owner) }
+        let counter = withConfinementViolationHandler(recorder) { Counter(owner: owner) }
+        inbox.confinement.endConstruction()
+        counter.confinement.endConstruction()
+        DispatchQueue(label: "content.names.other").sync {
+            _ = inbox.archived
+            _ = inbox.flagged
+            _ = counter.items
+            _ = counter.flag
+        }
+        #expect(recorder.violations.map(\.qualifiedMember)
+            == ["PriorityInbox.archived", "PriorityInbox.flagged", "Counter.items", "Counter.flag"])
+    }
+
+    @Test func theStackDepthIsConfigurableAndZeroTurnsTheStackOff() async {
+        await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
+            let recorder = ViolationRecorder()
+            let owner = SerialQueueScheduler(label: "content.depth.owner")
+            let inbox = withConfinementViolationHandler(recorder) { Inbox(owner: owner) }
+            inbox.confinement.endConstruction()
+            let other = DispatchQueue(label: "content.depth.other")
+            for depth in [2, 0] {
+                ConfinementSystem.reportStackDepth = depth
+                _ = other.sync { BadAccess.readUnread(inbox) }
+            }
+            for violation in recorder.violations {
+                print("stack \(violation.stack.count) site \(violation.accessSite != nil)")
+            }
+        }.map { result in
+            let output = String(decoding: result.standardOutputContent, as: UTF8.self)
+            #expect(output == (ConfinementSystem.debugChecksCompiledIn ? "stack 2 site true\nstack 0 site true\n" : ""))
+        }
+    }
+
+    @Test func theEnvironmentSetsTheStackDepth() async {
+        await #expect(processExitsWith: .success) {
+            setenv("SCHEDULE_PROTECTION_STACK", "3", 1)
+            guard ConfinementSystem.reportStackDepth == 3 else { exit(1) }
+        }
+    }
+
+    @Test func withoutTheSelfCheckedLookupPropertiesAreNamedByDeclarationSite() async {
+        await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
+            setenv("SCHEDULABLE_DISABLE_PROPERTY_NAMES", "1", 1)
+            let recorder = ViolationRecorder()
+            let owner = SerialQueueScheduler(label: "content.kill.owner")
+            let inbox = withConfinementViolationHandler(recorder) { Inbox(owner: owner) }
+            inbox.confinement.endConstruction()
+            _ = DispatchQueue(label: "content.kill.other").sync { BadAccess.readUnread(inbox) }
+            print(recorder.members.joined(separator: ","))
+        }.map { result in
+            let output = String(decoding: result.standardOutputContent, as: UTF8.self)
+            #expect(output == (ConfinementSystem.debugChecksCompiledIn ? "\(thisFile):\(Inbox.unreadLine)\n" : "\n"))
+        }
+    }
+}
+
+/// Warn-once and storm control count per access site: two bad call sites of one property are two findings.
+@Suite("Findings per access site")
+struct AccessSiteFindingTests {
+    private func violate(with handler: some ConfinementViolationHandler, label: String) {
+        let owner = SerialQueueScheduler(label: label)
+        let inbox = withConfinementViolationHandler(handler) { Inbox(owner: owner) }
+        inbox.confinement.endConstruction()
+        DispatchQueue(label: label + ".other").sync {
+            for _ in 0..<3 { _ = BadAccess.readUnread(inbox) }
+            for _ in 0..<2 { _ = BadAccess.readUnreadElsewhere(inbox) }
+        }
+    }
+
+    @Test(.enabled(if: ConfinementSystem.debugChecksCompiledIn))
+    func warnOnceReportsEachAccessSiteOfOnePropertyOnce() {
+        for _ in 0..<200 {
+            let output = LockedList<String>()
+            let handler = PolicyViolationHandler(ConfinementPolicy(default: .warnOnce)) { output.append($0) }
+            violate(with: handler, label: "findings.warn-once")
+            let reports = output.elements.filter { $0.hasPrefix("Schedulable: Inbox.unread used outside its owner\n") }
+            #expect(reports.count == 2)
+            #expect(reports.first?.contains("access site:     \(thisFile):\(BadAccess.readUnreadLine) in ") == true)
+            #expect(reports.last?.contains("access site:     \(thisFile):\(BadAccess.readUnreadElsewhereLine) in ") == true)
+            #expect(handler.summary == """
+                Schedulable: violation summary: 5 violations at 2 sites
+                  3 × Inbox.unread at \(thisFile):\(BadAccess.readUnreadLine) in static BadAccess.readUnread(_:)
+                  2 × Inbox.unread at \(thisFile):\(BadAccess.readUnreadElsewhereLine) in static BadAccess.readUnreadElsewhere(_:)
+
+                """)
+        }
+    }
+
+    @Test(.enabled(if: ConfinementSystem.debugChecksCompiledIn))
+    func theLogHandlerPrintsEachAccessSiteOnce() {
+        let output = LockedList<String>()
+        let log = LogViolationHandler { output.append($0) }
+        violate(with: log, label: "findings.log")
+        let printed = output.elements
+        #expect(printed.filter { $0.hasPrefix("Schedulable: Inbox.unread used outside its owner\n") }.count == 2)
+        #expect(printed.contains(
+            "Schedulable: Inbox.unread used outside its owner again at \(thisFile):\(BadAccess.readUnreadLine) in static BadAccess.readUnread(_:) (2 times so far)\n"
+        ))
+        #expect(log.count(for: "Inbox.unread") == 5)
+    }
+}
