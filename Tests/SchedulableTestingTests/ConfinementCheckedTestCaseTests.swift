@@ -15,8 +15,6 @@ class FailureKeepingFixture: ConfinementCheckedTestCase {
     var counter: Counter?
     static let owner = SerialQueueScheduler(label: "xctest-base.owner")
 
-    static let setUpBindLine = #line + 4
-
     override func setUp() {
         super.setUp()
         counter = Counter(owner: Self.owner)
@@ -40,23 +38,25 @@ final class ConfinementCheckedTestCaseTests: XCTestCase {
         }
         fixture.invokeTest()
         XCTAssertEqual(fixture.failures.count, 1)
-        XCTAssertEqual(fixture.failures.first?.file, "SchedulableTestingTests/Fixtures.swift")
+        // The access site: the guard's line, with the full path the debug information gives, so the IDE opens it.
+        XCTAssertTrue(fixture.failures.first?.file.hasSuffix("/Tests/SchedulableTestingTests/Support/Fixtures.swift") == true)
         XCTAssertEqual(fixture.failures.first?.line, Counter.incrementGuardLine)
         let description = fixture.failures.first?.description ?? ""
         XCTAssertTrue(description.hasPrefix("Schedule violation: Schedulable: Counter.increment() used outside its owner\n"), description)
         XCTAssertTrue(description.contains("expected owner:  queue \"xctest-base.owner\""), description)
     }
 
-    func testAPropertyViolationPointsAtTheBindSite() {
+    func testAPropertyViolationPointsAtTheAccessSite() {
+        let accessLine = #line + 3
         let fixture = FailureKeepingFixture(name: "testWrongQueue") { test in
             let counter = (test as! FailureKeepingFixture).counter!
             onBackgroundThread { counter.value = 2 }
         }
         fixture.invokeTest()
         XCTAssertEqual(fixture.failures.count, 1)
-        // The counter was bound in the fixture's setUp, in this file.
-        XCTAssertEqual(fixture.failures.first?.file, "SchedulableTestingTests/ConfinementCheckedTestCaseTests.swift")
-        XCTAssertEqual(fixture.failures.first?.line, FailureKeepingFixture.setUpBindLine)
+        // The line that set the property, with this file's full path (from the debug information).
+        XCTAssertEqual(fixture.failures.first?.file, #filePath)
+        XCTAssertEqual(fixture.failures.first?.line, accessLine)
     }
 
     func testEveryViolationIsRecorded() {

@@ -29,13 +29,14 @@ import Testing
         #expect(recorded[0].sourceLocation?.line == Counter.incrementGuardLine)
     }
 
-    @Test(.requiresDebugChecks) func propertyViolationPointsAtTheOwnersBindSite() async throws {
+    @Test(.requiresDebugChecks) func propertyViolationPointsAtItsAccessSite() async throws {
         let owner = self.owner
         let log = IssueLog()
-        let bindLine = #line + 4
+        let accessLine = #line + 6
         try await withKnownIssue {
             try await ConfinementCheckedTrait().provideScope(for: Test.current!, testCase: Test.Case.current) {
-                // A property check has no call site (the wrapper cannot take one), so the bind site is next best.
+                // A property check has no call site (the wrapper cannot take one): the access site is found
+                // from the stack, with the file's full path from the debug information.
                 let counter = Counter(owner: owner)
                 await onBackgroundThread { counter.value = 7 }
             }
@@ -44,8 +45,7 @@ import Testing
         try #require(recorded.count == 1)
         #expect(recorded[0].comments.first?.rawValue.contains("Counter.value used outside its owner") == true)
         #expect(recorded[0].sourceLocation?.fileID == "SchedulableTestingTests/ConfinementCheckedTraitTests.swift")
-        #expect(recorded[0].sourceLocation?.line == bindLine)
-        // Same file as the test: the test's full path stands in, so IDEs can open it.
+        #expect(recorded[0].sourceLocation?.line == accessLine)
         #expect(recorded[0].sourceLocation?.filePath == #filePath)
     }
 

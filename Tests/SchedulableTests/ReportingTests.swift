@@ -22,13 +22,14 @@ struct ReportingTests {
         #expect(owner.sync { counter.items } == [8])
     }
 
-    @Test func unnamedPropertyIsNamedByDeclarationSite() {
+    @Test func unnamedPropertyIsNamedByItsField() {
         let recorder = ViolationRecorder()
         let owner = SerialQueueScheduler(label: "test.unnamed")
         let counter = settledCounter(owner: owner, recorder: recorder)
         DispatchQueue(label: "test.unnamed.intruder").sync { _ = counter.items }
         if let violation = recorder.violations.first {
-            #expect(violation.member.hasPrefix("SchedulableTests/ViolationRecorder.swift:"))
+            #expect(violation.member == "items")
+            #expect(violation.detail?.hasPrefix("property declared at SchedulableTests/ViolationRecorder.swift:") == true)
         }
         #expect(recorder.count == expectedDebugTier(1))
     }
@@ -65,7 +66,7 @@ struct ReportingTests {
             #expect(printed.filter { $0.contains("Counter.ping() used outside its owner\n") }.count == 1)
             #expect(printed.filter { $0.contains("again at SchedulableTests/ViolationRecorder.swift:45 (2 times so far)") }.count == 1)
             #expect(printed.filter { $0.contains("again at SchedulableTests/ViolationRecorder.swift:45 (4 times so far)") }.count == 1)
-            #expect(printed.filter { $0.contains("Counter.reset()") }.count == 1)
+            #expect(printed.filter { $0.hasPrefix("Schedulable: Counter.reset()") }.count == 1)
             #expect(printed.count == 5)
         } else {
             #expect(printed.isEmpty)
