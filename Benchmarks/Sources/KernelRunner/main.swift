@@ -16,6 +16,7 @@ let usage = """
            KernelRunner time <kernel> <iterations>   (ns per access: median of 5 runs)
            KernelRunner bytes
            KernelRunner storm [threads] [violations per thread]
+           KernelRunner report <stack depth> [reports]   (ns per delivered report; ChecksOn build)
     kernels: \(CheckKernel.allCases.map { "\($0)" }.joined(separator: ", "))
     """
 
@@ -73,6 +74,14 @@ case "bytes":
     for (kernel, bytes) in objectFootprints() {
         print("\(kernel)\t\(bytes)")
     }
+case "report":
+    // The cost of a delivered report (violation made, text built) with a stack of the given depth (8 is
+    // the default, 0 none), in a process of its own: the process's first report (symbolication reads the
+    // debug information), then the median of later ones from the same site.
+    guard arguments.count > 1, let depth = Int(arguments[1]), depth >= 0 else { fatalError(usage) }
+    let reports = arguments.count > 2 ? Int(arguments[2]) ?? 2_000 : 2_000
+    let cost = measureReportCost(stackDepth: depth, reports: reports)
+    print("report\tstack \(cost.stackDepth)\tfirst \(Int(cost.firstNanoseconds)) ns\tthen \(Int(cost.warmNanoseconds)) ns (median of \(cost.reports))")
 case "storm":
     // A violation storm under a warn-every-time policy: throughput, bounded output, exact counts.
     let threads = arguments.count > 1 ? Int(arguments[1]) ?? 4 : 4

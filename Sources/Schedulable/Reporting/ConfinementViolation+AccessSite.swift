@@ -158,8 +158,15 @@ final class CapturedAccess: Sendable {
     }
 
     /// The access site's return address: the same for every violation made there, different for two
-    /// bad call sites. Needs the site symbolicated, which each address is once per process.
-    var key: UInt? { resolved.key }
+    /// bad call sites. Storm control asks it of every violation, so a stack seen before (the same return
+    /// addresses, the same property) is answered from ``SiteKeys`` without building any frame.
+    var key: UInt? {
+        let addresses = stack.addresses
+        if let known = SiteKeys.key(for: addresses, accessorPrefix: accessorPrefix) { return known }
+        let key = resolved.key
+        SiteKeys.store(key, for: addresses, accessorPrefix: accessorPrefix)
+        return key
+    }
 
     /// The access site and the stack from it, symbolicated with source locations.
     var resolved: Resolved {
@@ -183,6 +190,29 @@ final class CapturedAccess: Sendable {
             function: function, file: frame.path, line: frame.line, image: frame.image,
             module: frame.rawName.flatMap(StackFrameClassifier.swiftModule(ofMangled:))
         )
+    }
+}
+
+/// Access-site keys of stacks seen before: the captured return addresses (and the property whose
+/// accessors are skipped) → the access site's address. Bounded; forgotten wholesale when full.
+enum SiteKeys {
+    private struct Stack: Hashable {
+        var addresses: [UInt]
+        var accessorPrefix: String?
+    }
+
+    private static let limit = 1_024
+    private static let keys = ScheduleLock([Stack: UInt?]())
+
+    static func key(for addresses: [UInt], accessorPrefix: String?) -> UInt?? {
+        keys.withLock { $0[Stack(addresses: addresses, accessorPrefix: accessorPrefix)] }
+    }
+
+    static func store(_ key: UInt?, for addresses: [UInt], accessorPrefix: String?) {
+        keys.withLock { keys in
+            if keys.count >= limit { keys.removeAll() }
+            keys[Stack(addresses: addresses, accessorPrefix: accessorPrefix)] = .some(key)
+        }
     }
 }
 

@@ -68,7 +68,9 @@ public struct ConfinementViolation: Sendable, CustomStringConvertible {
     public var objectType: String?
     /// The protected object's identity (its address), when an object is involved.
     public var objectIdentity: String?
-    /// The member: `#function` spelling for methods, the given name or declaration site for properties.
+    /// The member: `#function` spelling for methods; for a `@Confined` property its name (the `name:` it was
+    /// given, else the name the class declares it under; its declaration site only where the field lookup
+    /// is unavailable — see the Reporting Violations article).
     public var member: String
     /// The owner the object is bound to (its scheduler's description).
     public var expectedOwner: String
@@ -77,7 +79,8 @@ public struct ConfinementViolation: Sendable, CustomStringConvertible {
     public var actualContext: String
     /// Where the object was bound to its owner.
     public var ownerBoundAt: CodeLocation?
-    /// Where the check was made, when known (method guards, the box, scheduling calls).
+    /// Where the check was made, when the code passes it (method guards and scheduling calls, as `#fileID`);
+    /// ``accessSite`` is where the access was made, found from the stack, for every report.
     public var callSite: CodeLocation?
     /// Extra explanation for kinds other than ``Kind/wrongContext``.
     public var detail: String?

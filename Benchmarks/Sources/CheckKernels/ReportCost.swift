@@ -1,0 +1,65 @@
+import Dispatch
+import Schedulable
+
+/// A protected object whose property a report-cost run reads from the wrong queue.
+final class ReportTarget: ConfinedObject, @unchecked Sendable {
+    let confinement: Confinement
+    @Confined var value = 0
+
+    init(owner: SerialQueueScheduler) {
+        confinement = Confinement(owner: owner)
+    }
+}
+
+/// The cost of delivered reports: a violation made and its whole text built (what every printing
+/// handler, the JSON Lines sink and a test failure do).
+public struct ReportCost: Sendable {
+    /// Frames the reports' stacks had (``ConfinementSystem/reportStackDepth``; 0: no stack).
+    public let stackDepth: Int
+    /// The process's first report: symbolication reads the image's debug information.
+    public let firstNanoseconds: Double
+    /// Each later report from the same site (its addresses symbolicated once), median of `reports`.
+    public let warmNanoseconds: Double
+    public let reports: Int
+}
+
+@inline(never)
+func readOffOwner(_ target: ReportTarget) -> Int {
+    target.value
+}
+
+/// Makes `reports` violations of one property from a queue that is not its owner, each delivered to a
+/// handler that builds its text. Needs the debug tier (`@Confined`): run it from the ChecksOn build.
+public func measureReportCost(stackDepth: Int, reports: Int = 2_000) -> ReportCost {
+    ConfinementSystem.reportStackDepth = stackDepth
+    let owner = SerialQueueScheduler(label: "benchmark.report.owner")
+    let samples = ReportSamples()
+    let handler = CustomViolationHandler { violation in
+        consume(violation.description.utf8.count)
+        samples.stop()
+    }
+    let target = withConfinementViolationHandler(handler) { ReportTarget(owner: owner) }
+    target.confinement.endConstruction()
+    let other = DispatchQueue(label: "benchmark.report.other")
+    other.sync {
+        for _ in 0...reports {
+            samples.start()
+            consume(readOffOwner(target))
+        }
+    }
+    let sorted = samples.durations.dropFirst().sorted()
+    return ReportCost(
+        stackDepth: stackDepth, firstNanoseconds: samples.durations.first ?? 0,
+        warmNanoseconds: sorted.isEmpty ? 0 : sorted[sorted.count / 2], reports: sorted.count
+    )
+}
+
+/// Start and stop times, all on one queue.
+private final class ReportSamples: @unchecked Sendable {
+    // @unchecked: touched only by the one queue that makes the violations and runs the handler.
+    private var started: UInt64 = 0
+    private(set) var durations: [Double] = []
+
+    func start() { started = DispatchTime.now().uptimeNanoseconds }
+    func stop() { durations.append(Double(DispatchTime.now().uptimeNanoseconds - started)) }
+}
