@@ -4,11 +4,19 @@ import Schedulable
 import Testing
 
 // Report contents: the member's name without annotation, the access site and the stack, in every
-// context a bad access comes from. The violating accesses are made in `@inline(never)` functions: an
-// optimized build (`-c release --traits ReleaseChecks`) may inline everything else, but these keep a
-// frame of their own, so what is guaranteed in every build is the access site's file, line and function
-// and the stack's first frame (the same line). Frames below it (the closure that called it, dispatch,
-// the test runner) are shown as the build left them and are not asserted.
+// context a bad access comes from. The violating accesses are made in `@inline(never)` functions, so
+// they keep a frame of their own in every build.
+//
+// What is guaranteed, and asserted:
+// - debug builds: the access site's file, line and function exactly, and the stack's first frame is
+//   the same;
+// - optimized builds (`-c release --traits ReleaseChecks`): the access site's function, which the
+//   optimizer may have turned into a `specialized` copy, and its file and line when the debug
+//   information has a row for the return address (it may not: code inlined from the library can carry
+//   line 0, and then the frame names its image instead); functions with identical bodies may be merged
+//   into one, so the two sites of the findings tests differ in what they compute.
+// Frames below the first (the closure that called it, dispatch, the test runner) are shown as the
+// build left them and are not asserted.
 
 /// A service whose property has no `name:` and whose method has a guard.
 final class Inbox: ConfinedObject, @unchecked Sendable {
@@ -48,7 +56,7 @@ enum BadAccess {
 
     static let readUnreadElsewhereLine = #line + 2
     @inline(never) static func readUnreadElsewhere(_ inbox: Inbox) -> Int {
-        inbox.unread
+        inbox.unread &+ 1
     }
 
     @inline(never) static func markRead(_ inbox: Inbox) {
@@ -80,7 +88,7 @@ private func expectReport(
     var index = 0
     for line in expected {
         let prefix = line.hasSuffix("…") ? String(line.dropLast()) : nil
-        guard let found = lines[index...].firstIndex(where: { prefix.map($0.hasPrefix) ?? ($0 == line) }) else {
+        guard let found = lines[index...].firstIndex(where: { prefix.map($0.hasPrefix) ?? matches($0, line) }) else {
             Issue.record("no line \"\(line)\" after line \(index) of:\n\(text)", sourceLocation: sourceLocation)
             return
         }
@@ -88,12 +96,39 @@ private func expectReport(
     }
     let stackLines = lines.filter { $0.hasPrefix("  stack:") || $0.hasPrefix("                   #") }
     if let stackTop {
-        #expect(stackLines.first == "  stack:           #0 \(stackTop)", sourceLocation: sourceLocation)
+        #expect(
+            stackLines.first.map { matches($0, "  stack:           #0 \(stackTop)") } == true,
+            "\(stackLines.first ?? "no stack") is not \(stackTop)", sourceLocation: sourceLocation
+        )
         #expect((1...ConfinementSystem.reportStackDepth).contains(stackLines.count), sourceLocation: sourceLocation)
         #expect(lines.suffix(stackLines.count) == ArraySlice(stackLines), "the stack is the report's end", sourceLocation: sourceLocation)
     } else {
         #expect(stackLines.isEmpty, sourceLocation: sourceLocation)
     }
+}
+
+/// Whether a report line is the expected one — in an optimized build, allowing what the optimizer may
+/// change in an access site or stack frame line (see the top of this file): `File:line in f` may read
+/// `File:line in specialized f`, `specialized f in Image` or `f in Image`; `f at File:line` likewise.
+private func matches(_ actual: String, _ expected: String) -> Bool {
+    if actual == expected { return true }
+    #if SCHEDULABLE_DEBUG_BUILD
+    return false
+    #else
+    for (label, separator) in [("  access site:     ", " in "), ("  stack:           #0 ", " at ")] {
+        guard expected.hasPrefix(label), actual.hasPrefix(label) else { continue }
+        let expectedRest = expected.dropFirst(label.count)
+        let actualRest = String(actual.dropFirst(label.count))
+        let parts = expectedRest.components(separatedBy: separator)
+        guard parts.count == 2 else { return false }
+        let (function, place) = separator == " in " ? (parts[1], parts[0]) : (parts[0], parts[1])
+        let candidates = separator == " in "
+            ? ["\(place) in specialized \(function)", "specialized \(function) in ", "\(function) in "]
+            : ["specialized \(function) at \(place)", "specialized \(function) in ", "\(function) in "]
+        return candidates.contains { actualRest == $0 || ($0.hasSuffix(" in ") && actualRest.hasPrefix($0)) }
+    }
+    return false
+    #endif
 }
 
 private func identity(_ object: AnyObject) -> String {
@@ -128,10 +163,12 @@ struct ReportContentTests {
         _ = DispatchQueue(label: "content.other").sync { BadAccess.readUnread(inbox) }
         let violation = try #require(recorder.violations.first)
         #expect(violation.member == "unread")
-        #expect(violation.accessSite?.function == "static BadAccess.readUnread(_:)")
+        #expect(violation.accessSite?.function.hasSuffix("static BadAccess.readUnread(_:)") == true)
+        #if SCHEDULABLE_DEBUG_BUILD
         #expect(violation.accessSite?.fileID == thisFile)
         #expect(violation.accessSite?.line == BadAccess.readUnreadLine)
         #expect(violation.accessSite?.file?.hasSuffix("/Tests/SchedulableTests/ReportContentTests.swift") == true)
+        #endif
         expectReport(
             violation.description,
             lines: unreadReport(inbox, owner: "queue \"content.owner\"", context: "queue \"content.other\" (thread …", createdLine: createdLine),
@@ -359,14 +396,19 @@ struct AccessSiteFindingTests {
             violate(with: handler, label: "findings.warn-once")
             let reports = output.elements.filter { $0.hasPrefix("Schedulable: Inbox.unread used outside its owner\n") }
             #expect(reports.count == 2)
-            #expect(reports.first?.contains("access site:     \(thisFile):\(BadAccess.readUnreadLine) in ") == true)
-            #expect(reports.last?.contains("access site:     \(thisFile):\(BadAccess.readUnreadElsewhereLine) in ") == true)
-            #expect(handler.summary == """
-                Schedulable: violation summary: 5 violations at 2 sites
-                  3 × Inbox.unread at \(thisFile):\(BadAccess.readUnreadLine) in static BadAccess.readUnread(_:)
-                  2 × Inbox.unread at \(thisFile):\(BadAccess.readUnreadElsewhereLine) in static BadAccess.readUnreadElsewhere(_:)
-
-                """)
+            #expect(reports.first?.contains(" in static BadAccess.readUnread(_:)") == true)
+            #expect(reports.last?.contains(" in static BadAccess.readUnreadElsewhere(_:)") == true)
+            let summary = handler.summary.split(separator: "\n").map(String.init)
+            #expect(summary.first == "Schedulable: violation summary: 5 violations at 2 sites")
+            #if SCHEDULABLE_DEBUG_BUILD
+            #expect(summary.dropFirst() == [
+                "  3 × Inbox.unread at \(thisFile):\(BadAccess.readUnreadLine) in static BadAccess.readUnread(_:)",
+                "  2 × Inbox.unread at \(thisFile):\(BadAccess.readUnreadElsewhereLine) in static BadAccess.readUnreadElsewhere(_:)",
+            ])
+            #else
+            #expect(summary.count == 3 && summary[1].hasPrefix("  3 × Inbox.unread at ") && summary[1].contains("BadAccess.readUnread(_:)"))
+            #expect(summary.count == 3 && summary[2].hasPrefix("  2 × Inbox.unread at ") && summary[2].contains("BadAccess.readUnreadElsewhere(_:)"))
+            #endif
         }
     }
 
@@ -377,9 +419,7 @@ struct AccessSiteFindingTests {
         violate(with: log, label: "findings.log")
         let printed = output.elements
         #expect(printed.filter { $0.hasPrefix("Schedulable: Inbox.unread used outside its owner\n") }.count == 2)
-        #expect(printed.contains(
-            "Schedulable: Inbox.unread used outside its owner again at \(thisFile):\(BadAccess.readUnreadLine) in static BadAccess.readUnread(_:) (2 times so far)\n"
-        ))
+        #expect(printed.contains { $0.hasPrefix("Schedulable: Inbox.unread used outside its owner again at ") && $0.contains("BadAccess.readUnread(_:) (2 times so far)\n") })
         #expect(log.count(for: "Inbox.unread") == 5)
     }
 }
