@@ -396,8 +396,8 @@ struct AccessSiteFindingTests {
             violate(with: handler, label: "findings.warn-once")
             let reports = output.elements.filter { $0.hasPrefix("Schedulable: Inbox.unread used outside its owner\n") }
             #expect(reports.count == 2)
-            #expect(reports.first?.contains(" in static BadAccess.readUnread(_:)") == true)
-            #expect(reports.last?.contains(" in static BadAccess.readUnreadElsewhere(_:)") == true)
+            #expect(reports.first?.contains("static BadAccess.readUnread(_:)") == true)
+            #expect(reports.last?.contains("static BadAccess.readUnreadElsewhere(_:)") == true)
             let summary = handler.summary.split(separator: "\n").map(String.init)
             #expect(summary.first == "Schedulable: violation summary: 5 violations at 2 sites")
             #if SCHEDULABLE_DEBUG_BUILD
