@@ -91,6 +91,8 @@ package struct CallStack: @unchecked Sendable {
     /// few hundred for a large test binary), and a storm or a test suite reports the same sites again
     /// and again.
     package func frames() -> [Frame] {
+        // The fallback's `dladdr` is cheap and knows no lines: nothing to keep.
+        guard backtrace != nil else { return rawAddresses.map(Self.fallbackFrame) }
         let addresses = self.addresses
         if let cached = SymbolCache.frames(for: addresses) { return cached }
         let symbolicated = symbolicate()

@@ -1,0 +1,59 @@
+import Dispatch
+@testable import Schedulable
+import Testing
+
+/// Which frame of a stack is the access site, and the fallback capture (`backtrace(3)` / `dladdr`) that
+/// Apple OS versions before the 26 releases use, run here on Linux.
+@Suite("Stack frames")
+struct StackFrameClassifierTests {
+    private func frame(_ raw: String?, name: String? = nil, image: String? = "App") -> CallStack.Frame {
+        CallStack.Frame(address: 1, rawName: raw, name: name, image: image)
+    }
+
+    @Test func mangledSymbolsNameTheirModule() {
+        #expect(StackFrameClassifier.swiftModule(ofMangled: "$s3App5touchyyAA1QCF") == "App")
+        #expect(StackFrameClassifier.swiftModule(ofMangled: "_$s11Schedulable11ConfinementC") == "Schedulable")
+        #expect(StackFrameClassifier.swiftModule(ofMangled: "$sSa6appendyyxnF") == nil)
+        #expect(StackFrameClassifier.swiftModule(ofMangled: "$ss5printyyypd_SSSStF") == "Swift")
+        #expect(StackFrameClassifier.swiftModule(ofMangled: "main") == nil)
+    }
+
+    @Test func theFirstUserFrameSkipsTheLibraryTheRuntimeDispatchThunksAndThePropertysAccessors() {
+        let frames = [
+            frame("$s11Schedulable11ConfinementC20_checkFailedFastPath"),
+            frame("swift_task_switch", image: "libswift_Concurrency.so"),
+            frame("$s3App11UploadQueueC8isPausedSbvs", name: "UploadQueue.isPaused.setter"),
+            frame("$sIeg_IegH_TR", name: "thunk"),
+            frame("$sSa6appendyyxnF", name: "Array.append(_:)"),
+            frame("$s3App18touchFromElsewhereyyAA11UploadQueueCF", name: "touchFromElsewhere(_:)"),
+            frame("_dispatch_client_callout", image: "libdispatch.so"),
+        ]
+        #expect(StackFrameClassifier.firstUserFrame(in: frames, accessorPrefix: "UploadQueue.isPaused.") == 5)
+        // Another property's accessor is the user's code.
+        #expect(StackFrameClassifier.firstUserFrame(in: frames, accessorPrefix: "UploadQueue.pending.") == 2)
+        // A frame with no symbol is not taken for the user's (a stripped binary has no access site).
+        #expect(StackFrameClassifier.firstUserFrame(in: [frame(nil)], accessorPrefix: nil) == nil)
+        // C code of the user's, and top-level code (`main`), is.
+        #expect(StackFrameClassifier.firstUserFrame(in: [frame("csched_current"), frame("main")], accessorPrefix: nil) == 1)
+    }
+
+    @Test func accessorsAreRecognizedInTheShortAndTheLongDemangledForms() {
+        for name in ["UploadQueue.isPaused.modify", "App.UploadQueue.isPaused.getter : Swift.Bool", "Box<A>.isPaused.setter"] {
+            let type = name.hasPrefix("Box") ? "Box" : "UploadQueue"
+            #expect(StackFrameClassifier.isAccessor(frame("x", name: name), prefix: "\(type).isPaused."), "\(name)")
+        }
+        #expect(!StackFrameClassifier.isAccessor(frame("x", name: "OtherQueue.isPaused.getter"), prefix: "UploadQueue.isPaused."))
+        #expect(!StackFrameClassifier.isAccessor(frame("x", name: "UploadQueue.isPaused(_:)"), prefix: "UploadQueue.isPaused."))
+    }
+
+    @Test func theFallbackCaptureNamesTheSystemImages() {
+        // glibc's `backtrace` and `dladdr`: return addresses, and the images they are in. A Linux
+        // executable exports no symbols (no --export-dynamic), so its own frames stay unnamed here and
+        // the fallback finds no access site in it; on Darwin, `dladdr` also names them.
+        let stack = DispatchQueue(label: "test.fallback").sync { CallStack.capture(limit: 32, fallback: true) }
+        let frames = stack.frames()
+        #expect(frames.count > 3)
+        #expect(frames.contains { $0.image == "libdispatch.so" })
+        #expect(frames.allSatisfy { $0.isInlined == false && $0.path == nil })
+    }
+}
