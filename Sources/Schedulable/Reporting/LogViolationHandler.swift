@@ -57,13 +57,7 @@ public final class LogViolationHandler: ConfinementViolationHandler {
         if count == 1 {
             emit(violation.description + "\n")
         } else if count & (count - 1) == 0 {
-            if violation.tier == .note {
-                let place = violation.callSite.map { " at \($0)" } ?? ""
-                let again = violation.kind == .waitingRequired ? "had to wait again" : "\(violation.kind) again"
-                emit("Schedulable: note: \(violation.qualifiedMember) \(again)\(place) (\(count) times so far)\n")
-            } else {
-                emit("Schedulable: \(violation.qualifiedMember) used outside its owner again (\(count) times so far)\n")
-            }
+            emit(violation.repeatLine(count: count, namingCallSite: violation.tier == .note))
         }
     }
 

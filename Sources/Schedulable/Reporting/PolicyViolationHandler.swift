@@ -93,12 +93,12 @@ public final class PolicyViolationHandler: ConfinementViolationHandler {
             } else {
                 holdBack()
                 if count & (count - 1) == 0 {
-                    output(repeatLine(violation, count: count, suffix: "; only each doubling is printed now"))
+                    output(violation.repeatLine(count: count, suffix: "; only each doubling is printed now"))
                 }
             }
         case .trap:
             output(violation.description + "\n")
-            fatalError("Schedulable: \(violation.qualifiedMember) used outside its owner (report above)")
+            fatalError(violation.trapMessage)
         }
     }
 
@@ -109,7 +109,7 @@ public final class PolicyViolationHandler: ConfinementViolationHandler {
             return
         }
         holdBack()
-        if count & (count - 1) == 0 { output(repeatLine(violation, count: count, suffix: "")) }
+        if count & (count - 1) == 0 { output(violation.repeatLine(count: count)) }
     }
 
     /// Counts `violation` at its site and returns the site's count so far.
@@ -119,13 +119,6 @@ public final class PolicyViolationHandler: ConfinementViolationHandler {
             counts[site, default: 0] += 1
             return counts[site]!
         }
-    }
-
-    private func repeatLine(_ violation: ConfinementViolation, count: Int, suffix: String) -> String {
-        let place = violation.callSite.map { " at \($0)" } ?? ""
-        let what = violation.tier == .note
-            ? "note: \(violation.qualifiedMember) had to wait" : "\(violation.qualifiedMember) used outside its owner"
-        return "Schedulable: \(what) again\(place) (\(count) times so far\(suffix))\n"
     }
 
     private func holdBack() {

@@ -88,6 +88,6 @@ package enum ScheduleReporting {
     }
 
     private static func trap(_ violation: ConfinementViolation) -> Never {
-        fatalError("Schedulable: \(violation.qualifiedMember): precondition-tier violation (report above)")
+        fatalError(violation.trapMessage)
     }
 }
