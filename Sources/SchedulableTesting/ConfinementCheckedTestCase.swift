@@ -38,7 +38,7 @@ open class ConfinementCheckedTestCase: XCTestCase {
         for violation in collector.finish() {
             let location = violation.callSite ?? violation.ownerBoundAt
             recordFailure(
-                withDescription: "Schedule violation: " + violation.description,
+                withDescription: violation.xctestFailureDescription(),
                 inFile: location?.fileID ?? "<unknown>",
                 atLine: location?.line ?? 0,
                 expected: true

@@ -80,7 +80,7 @@ final class XCTestTestHandler: AutomaticTestHandler {
     private func record(_ violation: ConfinementViolation, note: String?) {
         let location = violation.callSite ?? violation.ownerBoundAt
         testCase.recordFailure(
-            withDescription: "Schedule violation: " + violation.description + (note.map { "\n  detected:        " + $0 } ?? ""),
+            withDescription: violation.xctestFailureDescription(detected: note),
             inFile: location?.fileID ?? "<unknown>",
             atLine: location?.line ?? 0,
             expected: true
