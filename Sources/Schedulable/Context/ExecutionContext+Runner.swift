@@ -46,7 +46,7 @@ extension ExecutionContext {
     ///
     /// ## Contract
     /// - Work run through one runner never overlaps: the scheduler is serial.
-    /// - A branch (``init(label:branchOf:)``) shares its parent's exclusion: its work never overlaps
+    /// - A branch (``init(label:branchOf:file:line:)``) shares its parent's exclusion: its work never overlaps
     ///   with the parent's or with any other branch's (a branch queue that targets its parent's queue
     ///   does this). Objects owned by the parent pass inside the branch's work, so a branch that runs
     ///   beside its parent would let two threads use them at once. Making a branch takes the parent's
@@ -57,8 +57,13 @@ extension ExecutionContext {
 
         /// Makes a new context and the right to run work in it.
         ///
-        /// - Parameter label: A human-readable name used in violation reports.
-        public init(label: String) {
+        /// - Parameters:
+        ///   - label: A human-readable name used in violation reports. An empty or whitespace-only
+        ///     label stops the program here, with this call site in the message.
+        ///   - file: The call site, named if the label is refused.
+        ///   - line: The call site, named if the label is refused.
+        public init(label: String, file: StaticString = #fileID, line: UInt = #line) {
+            ExecutionContext.requireMeaningfulLabel(label, in: "ExecutionContext.Runner(label:)", file: file, line: line)
             context = ExecutionContext(label: label, parent: nil, kind: .custom, id: UInt(csched_next_id()))
         }
 
@@ -68,7 +73,10 @@ extension ExecutionContext {
         ///   - label: A human-readable name used in violation reports (a branch's full label).
         ///   - parent: The parent's runner: the branch's work must drain through the parent's, never
         ///     beside it (see the contract above).
-        public init(label: String, branchOf parent: Runner) {
+        ///   - file: The call site, named if the label is refused.
+        ///   - line: The call site, named if the label is refused.
+        public init(label: String, branchOf parent: Runner, file: StaticString = #fileID, line: UInt = #line) {
+            ExecutionContext.requireMeaningfulLabel(label, in: "ExecutionContext.Runner(label:branchOf:)", file: file, line: line)
             context = ExecutionContext(
                 label: label, parent: parent.context, kind: .custom, id: UInt(csched_next_id())
             )

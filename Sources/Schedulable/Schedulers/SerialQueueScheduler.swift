@@ -46,9 +46,13 @@ public final class SerialQueueScheduler: SerialScheduler {
     /// Creates a tree: a new serial queue with its own label and QoS.
     ///
     /// - Parameters:
-    ///   - label: A reverse-DNS label, e.g. `com.app.network`.
+    ///   - label: A reverse-DNS label, e.g. `com.app.network`, named in every report. An empty or
+    ///     whitespace-only label stops the program here, with this call site in the message.
     ///   - qos: The queue's quality of service.
-    public convenience init(label: String, qos: DispatchQoS = .default) {
+    ///   - file: The call site, named if the label is refused.
+    ///   - line: The call site, named if the label is refused.
+    public convenience init(label: String, qos: DispatchQoS = .default, file: StaticString = #fileID, line: UInt = #line) {
+        ExecutionContext.requireMeaningfulLabel(label, in: "SerialQueueScheduler(label:qos:)", file: file, line: line)
         let queue = DispatchQueue(label: label, qos: qos)
         let context = ExecutionContext(label: label, parent: nil, kind: .queue, id: UInt(csched_next_id()), queue: queue)
         self.init(queue: queue, qos: qos, parent: nil, context: context, watchesExclusion: false)
@@ -133,11 +137,14 @@ public final class SerialQueueScheduler: SerialScheduler {
     /// Creates a branch: a serial queue that targets this one, labelled `"\(label).\(name)"`.
     ///
     /// - Parameters:
-    ///   - name: The branch's own name, appended to this scheduler's label with a dot.
+    ///   - name: The branch's own name, appended to this scheduler's label with a dot. An empty or
+    ///     whitespace-only name stops the program here, with this call site in the message.
     ///   - qos: The branch's QoS; `nil` inherits this scheduler's.
+    ///   - file: The call site, named if the name is refused.
+    ///   - line: The call site, named if the name is refused.
     /// - Returns: The new branch.
-    public func branch(_ name: String, qos: DispatchQoS? = nil) -> SerialQueueScheduler {
-        precondition(!name.isEmpty, "SerialQueueScheduler.branch(_:qos:): the branch name is empty; give it a name such as \"images\"")
+    public func branch(_ name: String, qos: DispatchQoS? = nil, file: StaticString = #fileID, line: UInt = #line) -> SerialQueueScheduler {
+        ExecutionContext.requireMeaningfulLabel(name, in: "SerialQueueScheduler.branch(_:qos:)", file: file, line: line)
         return SerialQueueScheduler(branchOf: self, name: name, qos: qos ?? self.qos)
     }
 
