@@ -4,66 +4,63 @@ import SchedulableTesting
 import Testing
 
 /// The trait's own behaviour. Where a test must observe the issues the trait records, it runs the
-/// trait's scope itself inside `withKnownIssue`, so the expected issues are matched (and their absence
-/// is a failure), not merely tolerated.
+/// trait's scope itself inside `TestIssueCapture.capturing`, which takes the issues this test case
+/// would get (and only those) instead of recording them, so they are asserted on and never printed.
 @Suite struct ConfinementCheckedTraitTests {
     let owner = SerialQueueScheduler(label: "trait-tests.owner")
 
     @Test(.requiresDebugChecks) func violationOnABackgroundThreadBecomesAnIssueOfTheTestWithTheReport() async throws {
         let owner = self.owner
-        let log = IssueLog()
-        try await withKnownIssue {
+        let issues = try await TestIssueCapture.capturing { _ in
             try await ConfinementCheckedTrait().provideScope(for: Test.current!, testCase: Test.Case.current) {
                 let counter = Counter(owner: owner)
                 await onBackgroundThread { counter.increment() }
             }
-        } matching: { log.match($0) }
-        let recorded = log.all
+        }
+        let recorded = issues
         try #require(recorded.count == 1)
-        let comment = try #require(recorded[0].comments.first?.rawValue)
+        let comment = recorded[0].comment
         #expect(comment.hasPrefix("Schedulable: Counter.increment() used outside its owner"))
         #expect(comment.contains("expected owner:  queue \"trait-tests.owner\""))
         #expect(comment.contains("detected:        off the test's task; recorded when the test case ended"))
         // A method guard knows its call site: the `assertIsolated()` line in Fixtures.swift.
-        #expect(recorded[0].sourceLocation?.fileID == "SchedulableTestingTests/Fixtures.swift")
-        #expect(recorded[0].sourceLocation?.line == Counter.incrementGuardLine)
+        #expect(recorded[0].sourceLocation.fileID == "SchedulableTestingTests/Fixtures.swift")
+        #expect(recorded[0].sourceLocation.line == Counter.incrementGuardLine)
     }
 
     @Test(.requiresDebugChecks) func propertyViolationPointsAtTheOwnersBindSite() async throws {
         let owner = self.owner
-        let log = IssueLog()
         let bindLine = #line + 4
-        try await withKnownIssue {
+        let issues = try await TestIssueCapture.capturing { _ in
             try await ConfinementCheckedTrait().provideScope(for: Test.current!, testCase: Test.Case.current) {
                 // A property check has no call site (the wrapper cannot take one), so the bind site is next best.
                 let counter = Counter(owner: owner)
                 await onBackgroundThread { counter.value = 7 }
             }
-        } matching: { log.match($0) }
-        let recorded = log.all
+        }
+        let recorded = issues
         try #require(recorded.count == 1)
-        #expect(recorded[0].comments.first?.rawValue.contains("Counter.value used outside its owner") == true)
-        #expect(recorded[0].sourceLocation?.fileID == "SchedulableTestingTests/ConfinementCheckedTraitTests.swift")
-        #expect(recorded[0].sourceLocation?.line == bindLine)
+        #expect(recorded[0].comment.contains("Counter.value used outside its owner") == true)
+        #expect(recorded[0].sourceLocation.fileID == "SchedulableTestingTests/ConfinementCheckedTraitTests.swift")
+        #expect(recorded[0].sourceLocation.line == bindLine)
         // Same file as the test: the test's full path stands in, so IDEs can open it.
-        #expect(recorded[0].sourceLocation?.filePath == #filePath)
+        #expect(recorded[0].sourceLocation.filePath == #filePath)
     }
 
     @Test(.requiresDebugChecks) func everyViolationIsRecordedAndTheProcessKeepsRunning() async throws {
         let owner = self.owner
-        let log = IssueLog()
-        try await withKnownIssue {
+        let issues = try await TestIssueCapture.capturing { _ in
             try await ConfinementCheckedTrait().provideScope(for: Test.current!, testCase: Test.Case.current) {
                 let counter = Counter(owner: owner)
                 for _ in 0..<5 { await onBackgroundThread { counter.increment() } }
             }
-        } matching: { log.match($0) }
-        #expect(log.all.count == 5)
+        }
+        #expect(issues.count == 5)
     }
 
     @Test func aCleanScopeRecordsNothing() async throws {
         let owner = self.owner
-        // No withKnownIssue: any issue recorded here fails this test.
+        // No capture: any issue recorded here fails this test.
         try await ConfinementCheckedTrait().provideScope(for: Test.current!, testCase: Test.Case.current) {
             let counter = Counter(owner: owner)
             await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
@@ -78,8 +75,7 @@ import Testing
     @Test(.requiresDebugChecks) func violationsHeldForTheTestAreRecordedEvenWhenTheBodyThrows() async throws {
         struct Failure: Error {}
         let owner = self.owner
-        let log = IssueLog()
-        try await withKnownIssue {
+        let issues = try await TestIssueCapture.capturing { _ in
             do {
                 try await ConfinementCheckedTrait().provideScope(for: Test.current!, testCase: Test.Case.current) {
                     let counter = Counter(owner: owner)
@@ -88,21 +84,22 @@ import Testing
                 }
                 Issue.record("the body's error was swallowed")
             } catch is Failure {}
-        } matching: { log.match($0) }
-        #expect(log.comments.count == 1)
-        #expect(log.comments.first?.contains("Counter.increment()") == true)
+        }
+        #expect(issues.count == 1)
+        #expect(issues.first?.comment.contains("Counter.increment()") == true)
     }
 
-    /// The real trait: a violation on the test's own task is recorded at once, so `withKnownIssue`
-    /// around the offending line sees it. (Without the trait, the default handler would stop the
-    /// process here.)
+    /// The real trait: a violation on the test's own task is recorded at once — before the offending
+    /// line returns, so a `withKnownIssue` around that line would see it. (Without the trait, the
+    /// default handler would stop the process here.)
     @Test(.requiresDebugChecks, .confinementChecked) func violationOnTheTestsOwnTaskIsRecordedImmediately() {
         let counter = Counter(owner: owner)
-        withKnownIssue {
+        let issues = TestIssueCapture.capturing { capture in
             counter.increment()
-        } matching: { issue in
-            issue.comments.first?.rawValue.contains("Counter.increment() used outside its owner") == true
+            #expect(capture.all.count == 1, "recorded before the offending line returned")
         }
+        #expect(issues.count == 1)
+        #expect(issues.first?.comment.contains("Counter.increment() used outside its owner") == true)
     }
 
     @Test(.confinementChecked) func theTraitInstallsItsCollectorForEachTestCase() {
@@ -133,11 +130,9 @@ import Testing
     @Test(.requiresDebugChecks) func testsOfTheSuiteGetTheTrait() {
         #expect(ConfinementSystem.scopedHandler is ConfinementViolationCollector)
         let counter = Counter(owner: owner)
-        withKnownIssue {
-            counter.increment()
-        } matching: { issue in
-            issue.comments.first?.rawValue.contains("Counter.increment()") == true
-        }
+        let issues = TestIssueCapture.capturing { _ in counter.increment() }
+        #expect(issues.count == 1)
+        #expect(issues.first?.comment.contains("Counter.increment()") == true)
     }
 
     @Suite struct Nested {

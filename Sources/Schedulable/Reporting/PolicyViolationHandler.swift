@@ -28,6 +28,9 @@ public final class PolicyViolationHandler: ConfinementViolationHandler {
     private struct Site: Hashable {
         var member: String
         var place: CodeLocation?
+        /// Notes are counted (each doubling is printed) but are not violations: the summary leaves
+        /// them out, and a repeated note alone does not print it.
+        var isNote: Bool
     }
 
     /// The policy that decides each violation's level.
@@ -108,13 +111,13 @@ public final class PolicyViolationHandler: ConfinementViolationHandler {
             output(violation.description + "\n")
             return
         }
-        holdBack()
+        if violation.tier != .note { holdBack() }
         if count & (count - 1) == 0 { output(violation.repeatLine(count: count)) }
     }
 
     /// Counts `violation` at its site and returns the site's count so far.
     private func record(_ violation: ConfinementViolation) -> Int {
-        let site = Site(member: violation.qualifiedMember, place: violation.callSite)
+        let site = Site(member: violation.qualifiedMember, place: violation.callSite, isNote: violation.tier == .note)
         return counts.withLock { counts -> Int in
             counts[site, default: 0] += 1
             return counts[site]!
@@ -130,9 +133,9 @@ public final class PolicyViolationHandler: ConfinementViolationHandler {
     }
 
     /// Every site that violated, most frequent first, with its exact count: what a storm looked like,
-    /// whatever was printed. One line per site, then a total.
+    /// whatever was printed. One line per site, then a total. Notes are not violations: not counted.
     public var summary: String {
-        let sites = counts.withLock { $0 }.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key.member < $1.key.member }
+        let sites = counts.withLock { $0 }.filter { !$0.key.isNote }.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key.member < $1.key.member }
         let total = sites.reduce(0) { $0 + $1.value }
         var lines = ["Schedulable: violation summary: \(total) \(total == 1 ? "violation" : "violations") at \(sites.count) \(sites.count == 1 ? "site" : "sites")"]
         for (site, count) in sites {
