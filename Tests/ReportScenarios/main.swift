@@ -16,6 +16,7 @@ let scenarios: [String: () -> Void] = [
     "after-shutdown": afterShutdown,
     "deadlock": deadlock,
     "ownership-history": ownershipHistory,
+    "empty-label": emptyLabel,
 ]
 
 let arguments = CommandLine.arguments.dropFirst()
