@@ -5,13 +5,6 @@ import Testing
 /// Labels name schedulers in every report: one that says nothing is refused where it is made, and one
 /// with line breaks stays on its report line.
 @Suite struct SchedulerLabelTests {
-    /// What the runtime printed after "Fatal error: ", whatever comes before it.
-    private func trapMessage(_ result: ExitTest.Result) -> String? {
-        standardErrorText(result).split(separator: "\n").first { $0.contains("Fatal error: ") }.map {
-            String($0[$0.range(of: "Fatal error: ")!.upperBound...])
-        }
-    }
-
     private static let advice = "every report names the scheduler by its label, so give it one that says what "
         + "the scheduler is for, such as \"com.app.uploads\""
 
@@ -19,28 +12,28 @@ import Testing
         let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             _ = SerialQueueScheduler(label: "", file: "App/Services.swift", line: 12)
         }
-        #expect(trapMessage(result) == "Schedulable: SerialQueueScheduler(label:qos:) at App/Services.swift:12: the label is empty; " + Self.advice)
+        #expect(fatalErrorMessage(result) == "Schedulable: SerialQueueScheduler(label:qos:) at App/Services.swift:12: the label is empty; " + Self.advice)
     }
 
     @Test func aWhitespaceThreadSchedulerLabelStops() async throws {
         let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             _ = ThreadScheduler(label: " \n\t", file: "App/Services.swift", line: 20)
         }
-        #expect(trapMessage(result) == "Schedulable: ThreadScheduler(label:qos:stackSize:) at App/Services.swift:20: the label is only whitespace (\" \\n\\t\"); " + Self.advice)
+        #expect(fatalErrorMessage(result) == "Schedulable: ThreadScheduler(label:qos:stackSize:) at App/Services.swift:20: the label is only whitespace (\" \\n\\t\"); " + Self.advice)
     }
 
     @Test func aWhitespaceBranchNameStops() async throws {
         let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             _ = SerialQueueScheduler(label: "exit.label.tree").branch("  ", file: "App/Services.swift", line: 30)
         }
-        #expect(trapMessage(result) == "Schedulable: SerialQueueScheduler.branch(_:qos:) at App/Services.swift:30: the label is only whitespace (\"  \"); " + Self.advice)
+        #expect(fatalErrorMessage(result) == "Schedulable: SerialQueueScheduler.branch(_:qos:) at App/Services.swift:30: the label is only whitespace (\"  \"); " + Self.advice)
     }
 
     @Test func anEmptyRunnerLabelStops() async throws {
         let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             _ = ExecutionContext.Runner(label: "", file: "App/Render.swift", line: 4)
         }
-        #expect(trapMessage(result) == "Schedulable: ExecutionContext.Runner(label:) at App/Render.swift:4: the label is empty; " + Self.advice)
+        #expect(fatalErrorMessage(result) == "Schedulable: ExecutionContext.Runner(label:) at App/Render.swift:4: the label is empty; " + Self.advice)
     }
 
     @Test func labelsWithTextAroundWhitespaceAreAccepted() {

@@ -161,6 +161,8 @@ struct SchedulerInputTests {
             let stderr = standardErrorText(result)
             #expect(stderr.contains("is not serial"))
             #expect(stderr.contains("exit.secretly.concurrent"))
+            // The trap message names the kind (TrapMessageTests has the others).
+            #expect(stderr.contains("Fatal error: Schedulable: concurrent queue: schedule(_:) ran on a context that is not serial: "))
         }
     }
 
