@@ -1,32 +1,24 @@
-import Dispatch
 import Schedulable
 
-/// The README's upload queue, and one bad access from a helper on another queue while the owner
-/// works: the bug ThreadSanitizer sees as a data race on `pending` (the same program, built with
-/// `-sanitize=thread`, is the article's side-by-side).
-let uploads = SerialQueueScheduler(label: "com.app.uploads")
+// The README's Usage example, as printed there: its last line is the report the README shows.
 
-final class UploadQueue: ConfinedObject, @unchecked Sendable {
-    let confinement = Confinement(owner: uploads)
-    @Confined var pending: [String] = []
+let uploads = SerialQueueScheduler(label: "com.app.uploads", qos: .utility)
+
+final class UploadQueue: ConfinedObject {
+    let confinement = Confinement(owner: uploads)   // owner + bind site
+    @Confined var pending: [String] = []            // checked on get / set / modify
     @Confined var isPaused = false
 
-    func enqueue(_ photos: [String]) { pending += photos }
-}
-
-func forgetPending(_ queue: UploadQueue) {
-    queue.pending.removeAll()          // the bad access: not on com.app.uploads
+    func enqueue(_ photos: [String]) {
+        assertIsolated()                            // method guard, debug tier
+        pending += photos                           // one check, not two
+    }
 }
 
 func wrongContext() {
-    let queue = UploadQueue()
-    let network = DispatchQueue(label: "com.app.network")
-    let done = DispatchGroup()
-    done.enter()
-    uploads.schedule {
-        for photo in 1...1_000 { queue.enqueue(["IMG_\(photo).jpg"]) }
-        done.leave()
-    }
-    network.async(group: done) { forgetPending(queue) }
-    done.wait()
+    // Swift 6 lets a non-Sendable object cross threads only inside a Sendable, always-checked handle:
+    let queue = SchedulableObject(UploadQueue(), on: uploads)
+    queue.schedule { $0.enqueue(["beach.jpg"]) }           // fine: runs on the owner
+    uploads.schedule { queue.object.enqueue(["a.jpg"]) }   // fine: on the owner, direct access
+    queue.object.enqueue(["oops.jpg"])                     // reported, then stopped: wrong thread
 }

@@ -13,6 +13,7 @@ import Darwin
 
 let scenarios: [String: () -> Void] = [
     "wrong-context": wrongContext,
+    "data-race": dataRace,
     "after-shutdown": afterShutdown,
     "deadlock": deadlock,
     "ownership-history": ownershipHistory,
