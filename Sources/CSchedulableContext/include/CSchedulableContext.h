@@ -331,7 +331,7 @@ void csched_arm_trap_report(const char *_Nonnull report);
 void csched_disarm_trap_report(void);
 
 /// Whether this process reads libdispatch's queue state itself (`csched_thread_holds_queue`,
-/// `csched_queue_target`): `true` only on swift-corelibs-libdispatch (Linux, LP64) after a self-check
+/// `csched_queue_target`, `csched_queue_width`): `true` only on swift-corelibs-libdispatch (Linux, LP64) after a self-check
 /// at the first call confirmed the layout against libdispatch's behaviour. Set the environment variable
 /// `SCHEDULABLE_DISABLE_DISPATCH_READER` to turn the reader off.
 bool csched_dispatch_reader_confirmed(void);
@@ -343,6 +343,10 @@ int csched_thread_holds_queue(const void *_Nullable queue);
 
 /// The queue `queue` targets, or NULL (no target read: reader not confirmed).
 const void *_Nullable csched_queue_target(const void *_Nullable queue);
+
+/// How many blocks of `queue` may run at once (libdispatch's `dq_width`): 1 for a serial queue, more
+/// for a concurrent one; -1 cannot tell (reader not confirmed).
+int csched_queue_width(const void *_Nullable queue);
 
 /// `queue`'s own queue-specific value for `key` (not its targets'), read like
 /// `csched_queue_specific_value` (`dispatch_queue_get_specific` and one load), or NULL.
