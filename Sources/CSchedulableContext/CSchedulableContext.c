@@ -560,16 +560,38 @@ static const void *csched_raw_target(const void *queue) {
 
 // `dq_width` is set when the queue is created and never changes for the queues the library sees
 // (`dispatch_queue_set_width` is not exported by swift-corelibs-libdispatch).
-static uint16_t csched_raw_width(const void *queue) {
-    return __atomic_load_n((const uint16_t *)((const char *)queue + csched_dq_width_offset), __ATOMIC_RELAXED);
+static uint16_t csched_width_at(const void *queue, size_t offset) {
+    return __atomic_load_n((const uint16_t *)((const char *)queue + offset), __ATOMIC_RELAXED);
 }
 
-// Whether `queue`'s fields read as a queue with this label and width: the self-check's test of the
-// `dq_label` and `dq_width` offsets (the label pointer is the one `dispatch_queue_get_label` returns).
-static bool csched_layout_reads(dispatch_queue_t queue, bool serial) {
+static uint16_t csched_raw_width(const void *queue) {
+    return csched_width_at(queue, csched_dq_width_offset);
+}
+
+// Whether `queue`'s fields read as a queue of its label and of width 1 (`serial`) or more.
+static bool csched_layout_reads(dispatch_queue_t queue, bool serial, size_t width_offset) {
     const char *label = *(const char *const *)((const char *)queue + csched_dq_label_offset);
-    uint16_t width = csched_raw_width(queue);
+    uint16_t width = csched_width_at(queue, width_offset);
     return label != NULL && label == dispatch_queue_get_label(queue) && (serial ? width == 1 : width > 1);
+}
+
+// The self-check's width observations, with `dq_width` read at `width_offset`: three serial queues (a
+// tree, a branch of it, another) read 1 and a concurrent queue (targeted by none) reads more, each
+// with its own label in `dq_label`. Of the 2-byte offsets in the first 0x60 bytes, only 0x50 passes on
+// this libdispatch (`DispatchReaderTests` checks it), so a moved field turns the reader off.
+bool csched_dispatch_width_layout_holds_at(size_t width_offset) {
+    if (width_offset > 0x5e || width_offset % 2 != 0) return false;
+    dispatch_queue_t tree = dispatch_queue_create("schedulable.width-check.tree", NULL);
+    dispatch_queue_t branch = dispatch_queue_create_with_target("schedulable.width-check.branch", NULL, tree);
+    dispatch_queue_t other = dispatch_queue_create("schedulable.width-check.other", NULL);
+    dispatch_queue_t concurrent = dispatch_queue_create("schedulable.width-check.concurrent", &_dispatch_queue_attr_concurrent);
+    bool holds = csched_layout_reads(tree, true, width_offset) && csched_layout_reads(branch, true, width_offset)
+        && csched_layout_reads(other, true, width_offset) && csched_layout_reads(concurrent, false, width_offset);
+    dispatch_release(concurrent);
+    dispatch_release(other);
+    dispatch_release(branch);
+    dispatch_release(tree);
+    return holds;
 }
 
 // The self-check's evidence, one bit per observation that must hold.
@@ -610,20 +632,18 @@ static pthread_once_t csched_drain_reader_once = PTHREAD_ONCE_INIT;
 
 // Runs once, on the first question: `sync` work on a branch of a tree must show both queues held by
 // this thread, a raw `sync` nested in it must leave them held and hold its own queue; outside, none is
-// held; the branch's target must read as the tree; the serial queues' labels and widths must read as
-// theirs and 1, and a concurrent queue's width as more than 1. Any miss disables the reader for good.
+// held; the branch's target must read as the tree; serial queues must read width 1 and a concurrent
+// one more (`csched_dispatch_width_layout_holds_at`). Any miss disables the reader for good.
 static void csched_confirm_drain_reader(void) {
     if (getenv("SCHEDULABLE_DISABLE_DISPATCH_READER") != NULL) return;
     struct csched_layout_probe probe;
     probe.tree = dispatch_queue_create("schedulable.layout-check.tree", NULL);
     probe.branch = dispatch_queue_create_with_target("schedulable.layout-check.branch", NULL, probe.tree);
     probe.other = dispatch_queue_create("schedulable.layout-check.other", NULL);
-    dispatch_queue_t concurrent = dispatch_queue_create("schedulable.layout-check.concurrent", &_dispatch_queue_attr_concurrent);
     bool confirmed = csched_raw_target(probe.branch) == (const void *)probe.tree
         && dispatch_queue_get_label(probe.branch) != NULL
         && strcmp(dispatch_queue_get_label(probe.branch), "schedulable.layout-check.branch") == 0
-        && csched_layout_reads(probe.tree, true) && csched_layout_reads(probe.branch, true)
-        && csched_layout_reads(probe.other, true) && csched_layout_reads(concurrent, false)
+        && csched_dispatch_width_layout_holds_at(csched_dq_width_offset)
         && !csched_drain_locked_by_self(probe.tree) && !csched_drain_locked_by_self(probe.branch);
     if (confirmed) {
         dispatch_sync_f(probe.branch, &probe, csched_layout_probe_outer);
@@ -631,7 +651,6 @@ static void csched_confirm_drain_reader(void) {
             && !csched_drain_locked_by_self(probe.tree) && !csched_drain_locked_by_self(probe.branch)
             && !csched_drain_locked_by_self(probe.other);
     }
-    dispatch_release(concurrent);
     dispatch_release(probe.other);
     dispatch_release(probe.branch);
     dispatch_release(probe.tree);
@@ -663,6 +682,7 @@ bool csched_dispatch_reader_confirmed(void) { return false; }
 int csched_thread_holds_queue(const void *queue) { (void)queue; return -1; }
 const void *csched_queue_target(const void *queue) { (void)queue; return NULL; }
 int csched_queue_width(const void *queue) { (void)queue; return -1; }
+bool csched_dispatch_width_layout_holds_at(size_t width_offset) { (void)width_offset; return false; }
 #endif
 
 const void *csched_queue_own_specific_value(const void *queue, const void *key) {
