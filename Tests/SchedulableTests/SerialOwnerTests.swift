@@ -26,9 +26,16 @@ struct SerialOwnerTests {
         #expect((DispatchQueueState.width(of: .global()) ?? 0) > 1)
     }
 
-    /// Where the reader is off, the width is "cannot tell", never a guess.
-    @Test(.enabled(if: !csched_dispatch_reader_confirmed())) func withoutTheReaderTheWidthIsUnknown() {
-        #expect(DispatchQueueState.width(of: DispatchQueue(label: "test.width.unknown", attributes: .concurrent)) == nil)
+    /// Where the reader is off (here by its kill switch, as on Darwin by default), the width is "cannot
+    /// tell", never a guess.
+    @Test func withTheReaderOffTheWidthIsUnknown() async {
+        await #expect(processExitsWith: .success) {
+            setenv("SCHEDULABLE_DISABLE_DISPATCH_READER", "1", 1)
+            guard !csched_dispatch_reader_confirmed() else { exit(3) }
+            let concurrent = DispatchQueue(label: "exit.width.unknown", attributes: .concurrent)
+            guard DispatchQueueState.width(of: concurrent) == nil else { exit(4) }
+            guard DispatchQueueState.width(of: DispatchQueue(label: "exit.width.unknown.serial")) == nil else { exit(5) }
+        }
     }
 
     /// Every spelling of a concurrent queue is refused with an error that names the queue and the call
