@@ -35,7 +35,7 @@ final class Screen: ConfinedObject, @unchecked Sendable {
     }
 }
 
-/// A plain value type's owner-less counterpart: confined by the wrapper alone.
+/// A class that does not adopt `ConfinedObject`: only the `SchedulableObject` around it confines it.
 final class Tally {
     private var count = 0
 
