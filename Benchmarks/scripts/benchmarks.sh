@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # Runs every benchmark and prints one comparison table (markdown) with ratios to the plain access and
-# to DispatchQueue.async, measured side by side in this one invocation.
+# to DispatchQueue.async, measured side by side in this one invocation. A full run also rewrites the
+# tables of Benchmarks/README.md (the block between its `benchmarks.sh: latest run` markers), which
+# the repository's README links to; a run without instructions only prints, so that the published
+# tables always have every column.
 #
 #   Benchmarks/scripts/benchmarks.sh            # full run: two release builds, both suites, callgrind
 #   Benchmarks/scripts/benchmarks.sh --no-instructions   # skip valgrind
@@ -11,13 +14,14 @@
 #                  library's ReleaseChecks trait (`swift package --traits ChecksOn ...`)
 # Raw exports are kept in .build/benchmark-results/ for inspection.
 set -euo pipefail
+script="$(cd "$(dirname "$0")" && pwd)/$(basename "$0")"
 cd "$(dirname "$0")/.."
 
 instructions=1
 for argument in "$@"; do
     case "$argument" in
         --no-instructions) instructions=0 ;;
-        -h|--help) sed -n '2,14p' "$0"; exit 0 ;;
+        -h|--help) awk 'NR > 1 && !/^#/ { exit } NR > 1' "$script"; exit 0 ;;
         *) echo "benchmarks.sh: unknown option '$argument' (try --help)" >&2; exit 64 ;;
     esac
 done
@@ -56,7 +60,7 @@ if [ "$instructions" = 1 ]; then
     scripts/instructions.sh .build/release/KernelRunner > "$results/instructions-release.tsv"
     scripts/instructions.sh .build-checks/release/KernelRunner > "$results/instructions-checks.tsv"
     extra+=(--instr-release "$results/instructions-release.tsv" --instr-checks "$results/instructions-checks.tsv"
-        --instr-debug "$results/instructions-debug.tsv")
+        --instr-debug "$results/instructions-debug.tsv" --readme README.md)
 fi
 
 python3 scripts/comparison_table.py --release "$results/release.influx" --checks "$results/checks.influx" "${extra[@]}" \

@@ -7,12 +7,16 @@ Inputs (all from the same invocation of benchmarks.sh, on the same machine, minu
   --checks    influx export of the CheckCost target built with the ChecksOn trait (library -O with
               its ReleaseChecks trait: the debug tier stays on)
   --instr-release / --instr-checks   scripts/instructions.sh output for the two builds (optional)
+  --readme    a Markdown file whose block between the `<!-- benchmarks.sh: latest run -->` and
+              `<!-- /benchmarks.sh: latest run -->` markers is replaced by this run's tables
+              (benchmarks.sh passes Benchmarks/README.md after a full run)
 
 Wall-clock ratios are taken within one run only (each run has its own plain-access and
 DispatchQueue.async baselines); absolute times vary from run to run on a shared VM.
 """
 import argparse
 import csv
+import datetime
 import platform
 import subprocess
 import sys
@@ -199,6 +203,7 @@ def main():
     parser.add_argument("--storm")
     parser.add_argument("--debug-ns")
     parser.add_argument("--instr-debug")
+    parser.add_argument("--readme")
     args = parser.parse_args()
 
     release = read_influx(args.release)
@@ -282,6 +287,30 @@ def main():
         out.append(f"| {float(storm.get('ns per violation', 'nan')):.0f} | {storm.get('violations per second', '?')} | "
                    f"{storm.get('output', '?')} | {storm.get('counted', '?')} |")
     print("\n".join(out))
+    if args.readme:
+        write_readme(args.readme, out)
+
+
+README_BEGIN = "<!-- benchmarks.sh: latest run -->"
+README_END = "<!-- /benchmarks.sh: latest run -->"
+
+
+def write_readme(path, out):
+    """Replaces the marked block of `path` with this run's tables, so the published tables are always
+    one run's, side by side."""
+    with open(path) as handle:
+        text = handle.read()
+    begin, end = text.find(README_BEGIN), text.find(README_END)
+    if begin < 0 or end < begin:
+        sys.exit(f"comparison_table.py: '{path}' has no '{README_BEGIN}' … '{README_END}' block to replace")
+    now = datetime.datetime.now(datetime.timezone.utc)
+    header = (f"Latest run (`Benchmarks/scripts/benchmarks.sh`, {now:%H:%M} UTC on {now:%Y-%m-%d}; one run, so "
+              "every ratio below is side by side — wall-clock rows are noisy on a shared VM, instructions and "
+              "mallocs are exact; rows with a target say whether this run met it):")
+    block = "\n".join([README_BEGIN, header, ""] + out + [README_END])
+    with open(path, "w") as handle:
+        handle.write(text[:begin] + block + text[end + len(README_END):])
+    print(f"comparison_table.py: wrote the tables into {path}", file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -7,14 +7,31 @@ import PackagePlugin
 /// (a plugin cannot depend on a library target, and a plain target can be unit-tested).
 @main
 struct ScheduleAuditPlugin: CommandPlugin {
+    /// What `--help` prints; the tool's own `--help` describes the tool's arguments, not these.
+    static let usage = """
+        USAGE: swift package schedule-audit [--target <name> …] [--format text|json] [--strict]
+
+        Lists the members of ConfinedObject classes that Schedulable's runtime checks cannot see.
+
+        OPTIONS:
+          --target <name>      a target to audit (repeatable; default: every non-test Swift target)
+          --format text|json   findings as compiler diagnostics (the default), or as JSON on stdout
+          --strict             fail when anything is found (for CI)
+          -h, --help           print this help
+        """
+
     func performCommand(context: PluginContext, arguments: [String]) async throws {
+        if arguments.contains(where: { $0 == "--help" || $0 == "-h" }) {
+            print(Self.usage)
+            return
+        }
         var extractor = ArgumentExtractor(arguments)
         let targetNames = extractor.extractOption(named: "target")
         let formats = extractor.extractOption(named: "format")
         let strict = extractor.extractFlag(named: "strict") > 0
         if let unknown = extractor.remainingArguments.first {
             throw PluginFailure(
-                "unknown argument '\(unknown)'; usage: swift package schedule-audit [--target NAME …] [--format text|json] [--strict]"
+                "unknown argument '\(unknown)'; accepted: --target <name>, --format text|json, --strict, --help"
             )
         }
         let format = formats.last ?? "text"

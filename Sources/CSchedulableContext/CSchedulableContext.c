@@ -37,6 +37,8 @@ extern dispatch_queue_t dispatch_queue_create_with_target(const char *label, voi
 extern void dispatch_sync_f(dispatch_queue_t queue, void *context, void (*work)(void *));
 extern void dispatch_release(void *object);
 extern void *dispatch_queue_get_specific(dispatch_queue_t queue, const void *key);
+// What `DISPATCH_QUEUE_CONCURRENT` names: the self-check makes one concurrent queue with it.
+extern struct csched_dispatch_queue_attr_s _dispatch_queue_attr_concurrent;
 #endif
 
 _Thread_local uintptr_t csched_tls_current_id = 0;
@@ -520,15 +522,23 @@ const void *csched_queue_specific_value(const void *key) {
 // `someQueue.sync {}` nested in raw work on the queue, which leaves no other trace.
 //
 // The layout is swift-corelibs-libdispatch's (`struct dispatch_queue_s`: `do_targetq` at 0x18,
-// `dq_state` at 0x38 on LP64; `DLOCK_OWNER_MASK` 0x3fffffff; the owner is `gettid()`). It is not a
-// public contract, so it is used only after a self-check in this process confirms it against
-// libdispatch's own behaviour; otherwise every answer is "unknown" and callers keep their fallback.
-// On Darwin the owner is the thread's mach port and the layout differs: the reader says "unknown".
+// `dq_state` at 0x38, `dq_label` at 0x48 and `dq_width` at 0x50 — the low half of `dq_atomic_flags`
+// on little-endian LP64; `DLOCK_OWNER_MASK` 0x3fffffff; the owner is `gettid()`). It is not a public
+// contract, so it is used only after a self-check in this process confirms it against libdispatch's
+// own behaviour; otherwise every answer is "unknown" and callers keep their fallback. On Darwin the
+// owner is the thread's mach port and the layout differs: the reader says "unknown".
+//
+// The width is how many blocks of the queue may run at once: 1 for a serial queue (also one that
+// targets a concurrent queue: it still runs one block at a time), `DISPATCH_QUEUE_WIDTH_MAX` (0xffe)
+// for `attributes: .concurrent`, 0xfff for the global queues. `SerialQueueScheduler(wrapping:)` refuses
+// a queue wider than 1, which nothing else can tell apart from a serial one before it misbehaves.
 
-#if defined(__linux__) && defined(__LP64__)
+#if defined(__linux__) && defined(__LP64__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 enum {
     csched_dq_targetq_offset = 0x18,
     csched_dq_state_offset = 0x38,
+    csched_dq_label_offset = 0x48,
+    csched_dq_width_offset = 0x50,
 };
 static const uint32_t csched_dlock_owner_mask = 0x3fffffff;
 
@@ -550,6 +560,42 @@ static bool csched_drain_locked_by_self(const void *queue) {
 
 static const void *csched_raw_target(const void *queue) {
     return __atomic_load_n((const void *const *)((const char *)queue + csched_dq_targetq_offset), __ATOMIC_RELAXED);
+}
+
+// `dq_width` is set when the queue is created and never changes for the queues the library sees
+// (`dispatch_queue_set_width` is not exported by swift-corelibs-libdispatch).
+static uint16_t csched_width_at(const void *queue, size_t offset) {
+    return __atomic_load_n((const uint16_t *)((const char *)queue + offset), __ATOMIC_RELAXED);
+}
+
+static uint16_t csched_raw_width(const void *queue) {
+    return csched_width_at(queue, csched_dq_width_offset);
+}
+
+// Whether `queue`'s fields read as a queue of its label and of width 1 (`serial`) or more.
+static bool csched_layout_reads(dispatch_queue_t queue, bool serial, size_t width_offset) {
+    const char *label = *(const char *const *)((const char *)queue + csched_dq_label_offset);
+    uint16_t width = csched_width_at(queue, width_offset);
+    return label != NULL && label == dispatch_queue_get_label(queue) && (serial ? width == 1 : width > 1);
+}
+
+// The self-check's width observations, with `dq_width` read at `width_offset`: three serial queues (a
+// tree, a branch of it, another) read 1 and a concurrent queue (targeted by none) reads more, each
+// with its own label in `dq_label`. Of the 2-byte offsets in the first 0x60 bytes, only 0x50 passes on
+// this libdispatch (`DispatchReaderTests` checks it), so a moved field turns the reader off.
+bool csched_dispatch_width_layout_holds_at(size_t width_offset) {
+    if (width_offset > 0x5e || width_offset % 2 != 0) return false;
+    dispatch_queue_t tree = dispatch_queue_create("schedulable.width-check.tree", NULL);
+    dispatch_queue_t branch = dispatch_queue_create_with_target("schedulable.width-check.branch", NULL, tree);
+    dispatch_queue_t other = dispatch_queue_create("schedulable.width-check.other", NULL);
+    dispatch_queue_t concurrent = dispatch_queue_create("schedulable.width-check.concurrent", &_dispatch_queue_attr_concurrent);
+    bool holds = csched_layout_reads(tree, true, width_offset) && csched_layout_reads(branch, true, width_offset)
+        && csched_layout_reads(other, true, width_offset) && csched_layout_reads(concurrent, false, width_offset);
+    dispatch_release(concurrent);
+    dispatch_release(other);
+    dispatch_release(branch);
+    dispatch_release(tree);
+    return holds;
 }
 
 // The self-check's evidence, one bit per observation that must hold.
@@ -590,7 +636,8 @@ static pthread_once_t csched_drain_reader_once = PTHREAD_ONCE_INIT;
 
 // Runs once, on the first question: `sync` work on a branch of a tree must show both queues held by
 // this thread, a raw `sync` nested in it must leave them held and hold its own queue; outside, none is
-// held; and the branch's target must read as the tree. Any miss disables the reader for good.
+// held; the branch's target must read as the tree; serial queues must read width 1 and a concurrent
+// one more (`csched_dispatch_width_layout_holds_at`). Any miss disables the reader for good.
 static void csched_confirm_drain_reader(void) {
     if (getenv("SCHEDULABLE_DISABLE_DISPATCH_READER") != NULL) return;
     struct csched_layout_probe probe;
@@ -600,6 +647,7 @@ static void csched_confirm_drain_reader(void) {
     bool confirmed = csched_raw_target(probe.branch) == (const void *)probe.tree
         && dispatch_queue_get_label(probe.branch) != NULL
         && strcmp(dispatch_queue_get_label(probe.branch), "schedulable.layout-check.branch") == 0
+        && csched_dispatch_width_layout_holds_at(csched_dq_width_offset)
         && !csched_drain_locked_by_self(probe.tree) && !csched_drain_locked_by_self(probe.branch);
     if (confirmed) {
         dispatch_sync_f(probe.branch, &probe, csched_layout_probe_outer);
@@ -628,10 +676,17 @@ const void *csched_queue_target(const void *queue) {
     return csched_raw_target(queue);
 }
 
+int csched_queue_width(const void *queue) {
+    if (queue == NULL || !csched_dispatch_reader_confirmed()) return -1;
+    return csched_raw_width(queue);
+}
+
 #else
 bool csched_dispatch_reader_confirmed(void) { return false; }
 int csched_thread_holds_queue(const void *queue) { (void)queue; return -1; }
 const void *csched_queue_target(const void *queue) { (void)queue; return NULL; }
+int csched_queue_width(const void *queue) { (void)queue; return -1; }
+bool csched_dispatch_width_layout_holds_at(size_t width_offset) { (void)width_offset; return false; }
 #endif
 
 const void *csched_queue_own_specific_value(const void *queue, const void *key) {

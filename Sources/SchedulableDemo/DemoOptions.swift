@@ -13,12 +13,13 @@ struct DemoOptions: Equatable {
     static let help = """
         USAGE: schedulable-demo [--photos <count>] [--cost-ms <milliseconds>]
 
-        The upload scenario from the SchedulableObject article: adding a photo to the upload queue costs
-        2.6 ms of business logic, and the app adds 1 000 at a time. The demo runs a 60 Hz frame loop on
-        the main thread and adds the photos two ways — on the main thread, and with the upload service
-        owned by a background scheduler — then prints each way's total time, the main thread's worst and
-        99th-percentile frame delay, and whether frames were dropped (budget 16.7 ms). Finally it makes a
-        deliberate wrong-thread access, caught in log mode, and shows the report.
+        The upload scenario of the SchedulableObject pattern (services on their own business-logic
+        thread): adding a photo to the upload queue costs 2.6 ms of business logic, and the app adds
+        1 000 at a time. The demo runs a 60 Hz frame loop on the main thread and adds the photos two
+        ways — on the main thread, and with the upload service owned by a background scheduler — then
+        prints each way's total time, the main thread's worst and 99th-percentile frame delay, and
+        whether frames were dropped (budget 16.7 ms). Finally it makes a deliberate wrong-thread access,
+        caught in log mode, and shows the report.
 
         OPTIONS:
           --photos <count>         Photos added at once (default: 1000).

@@ -12,7 +12,8 @@ import Schedulable
 /// process-wide one, with a note on standard error), so it is never lost.
 ///
 /// Precondition-tier violations (`preconditionIsolated()`, `SchedulerBound`) still stop the process,
-/// after printing the report: test those with an exit test.
+/// after printing the report: test those with an exit test. Notes (a `present()` that had to wait) are
+/// not violations and are not collected: they go to the test the call runs in, as a warning.
 ///
 /// ```swift
 /// let violations = collectConfinementViolations {

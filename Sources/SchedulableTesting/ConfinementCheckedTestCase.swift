@@ -38,7 +38,7 @@ open class ConfinementCheckedTestCase: XCTestCase {
         for violation in collector.finish() {
             let location = ViolationIssueLocation(violation)
             recordFailure(
-                withDescription: "Schedule violation: " + violation.description,
+                withDescription: violation.xctestFailureDescription(),
                 inFile: location?.filePath ?? "<unknown>",
                 atLine: location?.line ?? 0,
                 expected: true

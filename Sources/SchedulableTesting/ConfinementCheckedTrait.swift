@@ -32,6 +32,8 @@ import Testing
 ///   process-wide handler.
 /// - Precondition-tier checks (`preconditionIsolated()`, `SchedulerBound`) still stop the process:
 ///   they guard memory safety. Test them with exit tests.
+/// - Notes (a `present()` that had to wait, work cancelled at shutdown) become warnings of the test
+///   case, which fail nothing.
 public struct ConfinementCheckedTrait: TestTrait, SuiteTrait, TestScoping {
     /// Creates the trait.
     ///
@@ -85,9 +87,8 @@ public struct ConfinementCheckedTrait: TestTrait, SuiteTrait, TestScoping {
         let collector = ConfinementViolationCollector(
             scopeDescription: testName,
             reportInScope: { violation in
-                Issue.record(
-                    Comment(rawValue: violation.description),
-                    sourceLocation: Testing.SourceLocation(bestFor: violation, near: testLocation)
+                TestIssueRecording.record(
+                    violation.description, at: Testing.SourceLocation(bestFor: violation, near: testLocation)
                 )
             },
             reportLate: { violation in
@@ -97,9 +98,9 @@ public struct ConfinementCheckedTrait: TestTrait, SuiteTrait, TestScoping {
         // Record what was held even when the body throws: those violations happened in this test.
         defer {
             for violation in collector.finish() {
-                Issue.record(
-                    Comment(rawValue: violation.description + "\n  detected:        off the test's task; recorded when the test case ended"),
-                    sourceLocation: Testing.SourceLocation(bestFor: violation, near: testLocation)
+                TestIssueRecording.record(
+                    violation.description + "\n  detected:        off the test's task; recorded when the test case ended",
+                    at: Testing.SourceLocation(bestFor: violation, near: testLocation)
                 )
             }
         }
@@ -123,16 +124,16 @@ private func reportAfterTestEnded(
 ) {
     let note = "Schedulable: violation of an object created by \(testName), detected after that test ended"
     StandardError.write(note + ":\n" + violation.description + "\n")
-    let comment = Comment(rawValue: note + "\n" + violation.description)
+    let comment = note + "\n" + violation.description
     let location = Testing.SourceLocation(bestFor: violation, near: testLocation)
     if Test.current == nil {
         // Off every test's task (the usual case: a GCD thread): recorded here, it belongs to no test.
-        Issue.record(comment, sourceLocation: location)
+        TestIssueRecording.record(comment, at: location)
     } else {
         // On another test's task, recording here would fail that test; a GCD thread carries no
         // test's task-local context.
         DispatchQueue.global().async {
-            Issue.record(comment, sourceLocation: location)
+            TestIssueRecording.record(comment, at: location)
         }
     }
 }

@@ -39,7 +39,7 @@ public func expectConfinementViolation(
         fileID: sourceLocation.fileID, line: sourceLocation.line, body
     )
     if violations.isEmpty {
-        Issue.record(noViolationComment(comment), sourceLocation: sourceLocation)
+        TestIssueRecording.record(noViolationComment(comment), at: sourceLocation)
     }
     return violations
 }
@@ -66,13 +66,13 @@ public func expectConfinementViolation(
         fileID: sourceLocation.fileID, line: sourceLocation.line, body
     )
     if violations.isEmpty {
-        Issue.record(noViolationComment(comment), sourceLocation: sourceLocation)
+        TestIssueRecording.record(noViolationComment(comment), at: sourceLocation)
     }
     return violations
 }
 
-private func noViolationComment(_ comment: Comment?) -> Comment {
+private func noViolationComment(_ comment: Comment?) -> String {
     let base = "Expected a schedule violation, but the body caused none"
-    guard let comment else { return Comment(rawValue: base) }
-    return Comment(rawValue: base + ": " + comment.rawValue)
+    guard let comment else { return base }
+    return base + ": " + comment.rawValue
 }

@@ -5,10 +5,16 @@ import Foundation
 /// ```
 /// schedule-audit-tool --module <symbol-graph-dir> [--module <dir> …]
 ///                     [--context <symbol-graph-dir> …] [--format text|json] [--strict]
+/// schedule-audit-tool --help | --version
 /// ```
 /// Each `--module` directory holds one module's graphs (as `getSymbolGraph(for:options:)` returns
 /// them); `--context` directories hold dependencies' graphs, used only for facts about types.
+/// ``main(arguments:)`` is the whole program, help and errors included.
 public struct AuditCommand: Equatable, Sendable {
+    /// The release of Schedulable this tool belongs to, printed by `--version`: the one place in the
+    /// code that names it (RELEASING.md; `.ci/check-install` checks it against CHANGELOG.md).
+    public static let version = "0.1.0"
+
     /// Exit status when the audit ran and, with `--strict`, found nothing.
     public static let exitSuccess: Int32 = 0
     /// Exit status with `--strict` when anything was found.
@@ -48,7 +54,7 @@ public struct AuditCommand: Equatable, Sendable {
                 }
                 self.format = format
             default:
-                throw AuditError("unknown argument '\(argument)'; usage: schedule-audit-tool --module <dir> [--context <dir>] [--format text|json] [--strict]")
+                throw AuditError("unknown argument '\(argument)'; \(Self.acceptedArguments)")
             }
         }
         guard !moduleDirectories.isEmpty else {

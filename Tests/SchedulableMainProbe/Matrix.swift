@@ -1,6 +1,7 @@
 // The matrix's cells that need the real main thread (MatrixTests runs the rest in the test process,
 // whose main thread is parked in dispatchMain()): every owner kind accessed from top-level code, and
-// the main owner's nested contexts started from top-level code. One line per repetition on standard
+// the main owner's nested contexts started from top-level code (for both spellings of that owner:
+// `Confinement(owner: MainThreadScheduler.shared)` and `Confinement()`). One line per repetition on standard
 // error, judged by MatrixTests against its table:
 //
 //     matrix <owner> <context> <queries that said yes> <accesses judged> <reports> <refused on caller>
@@ -40,12 +41,28 @@ private func line(_ owner: String, _ context: String, yes: Int, of count: Int, r
     StandardError.write("matrix \(owner) \(context) \(yes) \(count) \(reports) \(refusedOnCaller)\n")
 }
 
-/// A settled object for `owner` (nil: detached, bound by a first use on a plain thread).
-private func settledSubject(_ owner: (any SerialScheduler)?, _ recorder: ProbeRecorder) -> ProbeSubject {
-    let subject = withConfinementViolationHandler(recorder) {
-        ProbeSubject(owner.map { Confinement(owner: $0) } ?? .detached())
+/// How a probe object's record names its owner.
+private enum ProbeOwner {
+    /// `Confinement(owner:)`.
+    case scheduler(any SerialScheduler)
+    /// `Confinement()`: the main thread, by default.
+    case mainByDefault
+    /// `.detached()`, bound by a first use on a plain thread.
+    case detachedOnPlainThread
+
+    func makeConfinement() -> Confinement {
+        switch self {
+        case .scheduler(let scheduler): return Confinement(owner: scheduler)
+        case .mainByDefault: return Confinement()
+        case .detachedOnPlainThread: return .detached()
+        }
     }
-    if owner == nil {
+}
+
+/// A settled object for `owner`.
+private func settledSubject(_ owner: ProbeOwner, _ recorder: ProbeRecorder) -> ProbeSubject {
+    let subject = withConfinementViolationHandler(recorder) { ProbeSubject(owner.makeConfinement()) }
+    if case .detachedOnPlainThread = owner {
         let bound = DispatchSemaphore(value: 0)
         let thread = Thread {
             subject.preconditionIsolated()   // always-on tier: binds in every build
@@ -68,10 +85,11 @@ func runMatrixCells(repetitions: Int) {
     let threadScheduler = ThreadScheduler(label: "probe.matrix.thread")
     let executor = SerialQueueScheduler(label: "probe.matrix.executor")
     let actor = ProbeActor(executor: executor)
-    let owners: [(String, (any SerialScheduler)?)] = [
-        ("main", MainThreadScheduler.shared), ("tree", tree), ("branch", branch), ("subBranch", subBranch),
-        ("wrappedQueue", wrapped), ("threadScheduler", threadScheduler), ("actorExecutor", actor.executor),
-        ("detachedOnPlainThread", nil),
+    let owners: [(String, ProbeOwner)] = [
+        ("main", .scheduler(MainThreadScheduler.shared)), ("mainByDefault", .mainByDefault), ("tree", .scheduler(tree)),
+        ("branch", .scheduler(branch)), ("subBranch", .scheduler(subBranch)), ("wrappedQueue", .scheduler(wrapped)),
+        ("threadScheduler", .scheduler(threadScheduler)), ("actorExecutor", .scheduler(actor.executor)),
+        ("detachedOnPlainThread", .detachedOnPlainThread),
     ]
     for (name, owner) in owners {
         for _ in 0..<repetitions {
@@ -82,7 +100,8 @@ func runMatrixCells(repetitions: Int) {
         }
     }
 
-    // The main owner's contexts, entered from top-level code rather than from main-queue work.
+    // The main owner's contexts, entered from top-level code rather than from main-queue work, for
+    // both spellings of that owner.
     let other = SerialQueueScheduler(label: "probe.matrix.other")
     let lender = ThreadScheduler(label: "probe.matrix.lender")
     let nested: [(String, @Sendable (@escaping @Sendable () -> Bool) -> Bool)] = [
@@ -90,31 +109,34 @@ func runMatrixCells(repetitions: Int) {
         ("nestedRawSync@topLevel", { access in DispatchQueue(label: "probe.matrix.raw").sync(execute: access) }),
         ("lentChain@topLevel", { access in lender.sync(access) }),
     ]
-    for (context, run) in nested {
+    let mainOwners: [(String, ProbeOwner)] = [("main", .scheduler(MainThreadScheduler.shared)), ("mainByDefault", .mainByDefault)]
+    for (name, owner) in mainOwners {
+        for (context, run) in nested {
+            for _ in 0..<repetitions {
+                let recorder = ProbeRecorder()
+                let subject = settledSubject(owner, recorder)
+                let query = run { subject.access() }
+                line(name, context, yes: query ? 1 : 0, of: 1, reports: recorder.count)
+            }
+        }
+        // concurrentPerform from the main thread: iterations on it must pass; the others are the cell.
         for _ in 0..<repetitions {
             let recorder = ProbeRecorder()
-            let subject = settledSubject(MainThreadScheduler.shared, recorder)
-            let query = run { subject.access() }
-            line("main", context, yes: query ? 1 : 0, of: 1, reports: recorder.count)
+            let subject = settledSubject(owner, recorder)
+            let seen = ScheduleLock<[(onCaller: Bool, isolated: Bool)]>([])
+            let caller = csched_os_thread_id()
+            DispatchQueue.concurrentPerform(iterations: 8) { _ in
+                let isolated = subject.access()
+                seen.withLock { $0.append((csched_os_thread_id() == caller, isolated)) }
+                _ = DispatchSemaphore(value: 0).wait(timeout: .now() + .microseconds(300))
+            }
+            let iterations = seen.withLock { $0 }
+            let off = iterations.filter { !$0.onCaller }
+            line(
+                name, "concurrentPerform@topLevel", yes: off.filter(\.isolated).count, of: off.count,
+                reports: recorder.count, refusedOnCaller: iterations.filter { $0.onCaller && !$0.isolated }.count
+            )
         }
-    }
-    // concurrentPerform from the main thread: iterations on it must pass; the others are the cell.
-    for _ in 0..<repetitions {
-        let recorder = ProbeRecorder()
-        let subject = settledSubject(MainThreadScheduler.shared, recorder)
-        let seen = ScheduleLock<[(onCaller: Bool, isolated: Bool)]>([])
-        let caller = csched_os_thread_id()
-        DispatchQueue.concurrentPerform(iterations: 8) { _ in
-            let isolated = subject.access()
-            seen.withLock { $0.append((csched_os_thread_id() == caller, isolated)) }
-            _ = DispatchSemaphore(value: 0).wait(timeout: .now() + .microseconds(300))
-        }
-        let iterations = seen.withLock { $0 }
-        let off = iterations.filter { !$0.onCaller }
-        line(
-            "main", "concurrentPerform@topLevel", yes: off.filter(\.isolated).count, of: off.count,
-            reports: recorder.count, refusedOnCaller: iterations.filter { $0.onCaller && !$0.isolated }.count
-        )
     }
     threadScheduler.shutdown()
     lender.shutdown()

@@ -1,7 +1,9 @@
 // A program for the main-scheduler tests: the test process cannot run top-level code on its main
 // thread (Swift's async entry point parks it in dispatchMain()), so this one does, then hands over to
 // dispatchMain() itself. Exit status 0: every check passed; 10+: which check failed. With the argument
-// "thread-scheduler" it touches a main-owned object from a thread scheduler, which must trap. With
+// "thread-scheduler" it touches a main-owned object from a thread scheduler, which must trap; with
+// "default-owner-from-thread-scheduler", the same with an object owned by the main thread by default
+// (`SchedulableObject(_:)`, no scheduler named). With
 // "matrix <repetitions>" it runs the threading-model matrix's main-thread cells (Matrix.swift) and exits;
 // with "report" it prints the report of a bad access made on the main thread (Report.swift) and exits.
 
@@ -34,6 +36,16 @@ final class Screen: ConfinedObject, @unchecked Sendable {
     }
 }
 
+/// A class that does not adopt `ConfinedObject`: only the `SchedulableObject` around it confines it.
+final class Tally {
+    private var count = 0
+
+    func add() -> Int {
+        count += 1
+        return count
+    }
+}
+
 func require(_ condition: Bool, _ code: Int32) {
     if !condition { exit(code) }
 }
@@ -56,19 +68,36 @@ require(owned.render() == 1, 12)
 let detached = Screen(.detached())
 require(detached.render() == 1, 13)  // Binds here: to the main thread.
 require(detached.confinement.owner === ExecutionContext.main, 14)
+// The main thread as the default owner: no owner named.
+let ownedByDefault = Screen(Confinement())
+require(ownedByDefault.confinement.owner === ExecutionContext.main, 19)
+require(ownedByDefault.render() == 1, 20)
+let handle = SchedulableObject(Tally())
+require(handle.scheduler === MainThreadScheduler.shared, 21)
+require(handle.isIsolated && handle.object.add() == 1, 22)
 
-if CommandLine.arguments.dropFirst().first == "thread-scheduler" {
+switch CommandLine.arguments.dropFirst().first {
+case "thread-scheduler":
     let worker = ThreadScheduler(label: "probe.worker")
     worker.schedule { _ = owned.render() }  // Not the main thread, not on its behalf: traps.
-} else {
+case "default-owner-from-thread-scheduler":
+    let worker = ThreadScheduler(label: "probe.worker")
+    worker.schedule { _ = handle.object.add() }  // Owned by main by default: traps the same way.
+default:
     // Main-queue work drained by dispatchMain() (on Linux, on a worker thread).
     DispatchQueue.main.async {
         require(MainThreadScheduler.shared.isIsolated, 15)
         require(owned.render() == 2, 16)
         require(detached.render() == 2, 17)
-        MainThreadScheduler.shared.schedule {
-            require(owned.render() == 3, 18)
-            exit(0)
+        require(ownedByDefault.render() == 2, 23)
+        require(handle.object.add() == 2, 24)
+        // The wrapper's event API hops to main, which owns it by default.
+        handle.schedule { tally in
+            require(MainThreadScheduler.shared.isIsolated && tally.add() == 3, 25)
+            MainThreadScheduler.shared.schedule {
+                require(owned.render() == 3, 18)
+                exit(0)
+            }
         }
     }
 }

@@ -164,7 +164,7 @@ struct AutomaticTestFailureTests {
             "test3FailsOnAGCDThread": false,
         ], "\(run.output)")
         #expect(run.output.contains(
-            "error: XCTestAutomaticFailures.test3FailsOnAGCDThread : Schedule violation: Schedulable: XCounter.increment() used outside its owner"
+            "error: XCTestAutomaticFailures.test3FailsOnAGCDThread : Schedulable: XCounter.increment() used outside its owner"
         ))
         #expect(run.output.contains("detected:        off the test's thread; recorded when the test method ended"))
     }

@@ -10,43 +10,60 @@ import XCTest
 @Suite struct AutomaticTestHandlerTests {
     static let repetitions = 200
 
-    /// Each off-task violation is on the test before the detecting thread goes on, every time.
-    ///
-    /// The counter is created inside `withKnownIssue`, so the task that records this test's off-task
-    /// issues inherits it (the documented limit) and they arrive here as known issues to count.
+    /// Each off-task violation is on the test before the detecting thread goes on, every time. The
+    /// capture claims only issues recorded in this test case's context, so it also proves that each
+    /// one is attributed to this test.
     @Test(.requiresDebugChecks) func offTaskViolationsAreRecordedOnTheTestBeforeTheDetectingThreadGoesOn() async {
-        let log = IssueLog()
         let owner = SerialQueueScheduler(label: "automatic.off-task.")
         let countsAfterEachDetection = ScheduleLock<[Int]>([])
-        await withKnownIssue {
+        let issues = await TestIssueCapture.capturing { capture in
             let counter = Counter(owner: owner)
             #expect(ConfinementSystem.scopedHandler is any AutomaticTestHandler)
             for _ in 0..<Self.repetitions {
                 await onBackgroundThread {
                     counter.increment()
-                    let recorded = log.all.count
+                    let recorded = capture.all.count
                     countsAfterEachDetection.withLock { $0.append(recorded) }
                 }
             }
-        } matching: { issue in
-            issue.comments.contains { $0.rawValue.contains("expected owner:  queue \"automatic.off-task.\"") }
-                && log.match(issue)
         }
-        #expect(log.all.count == Self.repetitions)
+        #expect(issues.count == Self.repetitions)
         #expect(countsAfterEachDetection.withLock { $0 } == Array(1...Self.repetitions))
-        #expect(log.comments.allSatisfy { $0.contains("detected:        off the test's task (test offTaskViolations") })
+        #expect(issues.allSatisfy { $0.severity == .error })
+        #expect(issues.allSatisfy { $0.comment.contains("expected owner:  queue \"automatic.off-task.\"") })
+        #expect(issues.allSatisfy { $0.comment.contains("detected:        off the test's task (test offTaskViolations") })
     }
 
-    /// On the test's own task the issue is recorded in place, so `withKnownIssue` around the offending
-    /// code sees it even though the object was created outside.
+    /// On the test's own task the issue is recorded in place — before the offending line returns, so
+    /// a `withKnownIssue` around that line sees it — even though the object was created outside.
     @Test(.requiresDebugChecks) func aViolationOnTheTestsOwnTaskIsRecordedInPlace() {
         let counter = Counter(owner: SerialQueueScheduler(label: "automatic.own-task."))
-        let log = IssueLog()
-        withKnownIssue {
+        let issues = TestIssueCapture.capturing { capture in
             counter.increment()
-        } matching: { log.match($0) }
-        #expect(log.all.count == 1)
-        #expect(log.comments.first?.contains("detected:        off the test's task") == false)
+            #expect(capture.all.count == 1, "recorded before the offending line returned")
+        }
+        #expect(issues.count == 1)
+        #expect(issues.first?.comment.contains("detected:        off the test's task") == false)
+    }
+
+    /// A note (here: a `present()` that had to wait) goes to the test that caused it as a warning —
+    /// never a failure, never a line on the console.
+    @Test func aNoteBecomesAWarningOfTheTestNotAFailureOrOutput() throws {
+        let worker = ThreadScheduler(label: "automatic.note.worker")
+        defer { worker.shutdown() }
+        let release = DispatchSemaphore(value: 0)
+        let issues = try TestIssueCapture.capturing { _ in
+            let future = worker.future { () -> Int in
+                release.wait()
+                return 1
+            }
+            DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(20)) { release.signal() }
+            let value = try future.present()
+            #expect(value == 1)
+        }
+        #expect(issues.count == 1)
+        #expect(issues.first?.severity == .warning)
+        #expect(issues.first?.comment.hasPrefix("Schedulable: note: ScheduledFuture<Int>.present() had to wait") == true)
     }
 
     /// An explicit scope wins over the test's automatic handler, for objects created before it too.

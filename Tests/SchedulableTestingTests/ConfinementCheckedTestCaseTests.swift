@@ -42,7 +42,9 @@ final class ConfinementCheckedTestCaseTests: XCTestCase {
         XCTAssertTrue(fixture.failures.first?.file.hasSuffix("/Tests/SchedulableTestingTests/Support/Fixtures.swift") == true)
         XCTAssertEqual(fixture.failures.first?.line, Counter.incrementGuardLine)
         let description = fixture.failures.first?.description ?? ""
-        XCTAssertTrue(description.hasPrefix("Schedule violation: Schedulable: Counter.increment() used outside its owner\n"), description)
+        // The report itself, once: no extra prefix before its own "Schedulable:".
+        XCTAssertTrue(description.hasPrefix("Schedulable: Counter.increment() used outside its owner\n"), description)
+        XCTAssertEqual(description.components(separatedBy: "Schedulable:").count, 2, description)
         XCTAssertTrue(description.contains("expected owner:  queue \"xctest-base.owner\""), description)
     }
 

@@ -49,23 +49,22 @@ import Testing
     }
 
     @Test func expectConfinementViolationRecordsAnIssueAtTheCallSiteWhenThereIsNone() {
-        let log = IssueLog()
         let line = #line + 2
-        withKnownIssue {
+        let issues = TestIssueCapture.capturing { _ in
             expectConfinementViolation("the guard is missing") {}
-        } matching: { log.match($0) }
-        #expect(log.all.count == 1)
-        #expect(log.comments.first == "Expected a schedule violation, but the body caused none: the guard is missing")
-        #expect(log.all.first?.sourceLocation?.line == line)
-        #expect(log.all.first?.sourceLocation?.fileID == #fileID)
+        }
+        #expect(issues.count == 1)
+        #expect(issues.first?.comment == "Expected a schedule violation, but the body caused none: the guard is missing")
+        #expect(issues.first?.severity == .error)
+        #expect(issues.first?.sourceLocation.line == line)
+        #expect(issues.first?.sourceLocation.fileID == #fileID)
     }
 
     @Test func expectConfinementViolationAsyncRecordsAnIssueWhenThereIsNone() async {
-        let log = IssueLog()
-        await withKnownIssue {
+        let issues = await TestIssueCapture.capturing { _ in
             await expectConfinementViolation { await Task.yield() }
-        } matching: { log.match($0) }
-        #expect(log.comments == ["Expected a schedule violation, but the body caused none"])
+        }
+        #expect(issues.map(\.comment) == ["Expected a schedule violation, but the body caused none"])
     }
 
     /// Inside a test that uses the trait, the helper claims violations of the test's objects created
@@ -84,8 +83,7 @@ import Testing
     /// not lost: it goes to the enclosing scope, here the test's, and fails the test.
     @Test(.requiresDebugChecks) func aLateViolationOfAHelpersObjectGoesToTheEnclosingScope() async throws {
         let owner = self.owner
-        let log = IssueLog()
-        try await withKnownIssue {
+        let issues = try await TestIssueCapture.capturing { _ in
             try await ConfinementCheckedTrait().provideScope(for: Test.current!, testCase: Test.Case.current) {
                 nonisolated(unsafe) var escaped: Counter?
                 let violations = collectConfinementViolations { escaped = Counter(owner: owner) }
@@ -93,17 +91,16 @@ import Testing
                 let counter = try #require(escaped)
                 await onBackgroundThread { counter.increment() }
             }
-        } matching: { log.match($0) }
-        #expect(log.comments.count == 1)
-        #expect(log.comments.first?.contains("Counter.increment() used outside its owner") == true)
+        }
+        #expect(issues.count == 1)
+        #expect(issues.first?.comment.contains("Counter.increment() used outside its owner") == true)
     }
 
     /// When the body throws, what it caused is not returned — so it goes to the enclosing scope.
     @Test(.requiresDebugChecks) func violationsOfAThrowingBodyGoToTheEnclosingScope() async throws {
         struct Failure: Error {}
         let owner = self.owner
-        let log = IssueLog()
-        try await withKnownIssue {
+        let issues = try await TestIssueCapture.capturing { _ in
             try await ConfinementCheckedTrait().provideScope(for: Test.current!, testCase: Test.Case.current) {
                 #expect(throws: Failure.self) {
                     try collectConfinementViolations {
@@ -113,7 +110,7 @@ import Testing
                     }
                 }
             }
-        } matching: { log.match($0) }
-        #expect(log.comments.count == 1)
+        }
+        #expect(issues.count == 1)
     }
 }

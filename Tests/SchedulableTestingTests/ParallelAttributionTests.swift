@@ -8,17 +8,17 @@ import Testing
 ///
 /// Each test case below uses the real `.confinementChecked` trait and causes violations of its own
 /// objects on GCD threads, interleaved with every other case. Around the trait, ``OwnViolationsOnly``
-/// turns the issues the trait records into known issues *only if* they name this case's own owner:
-/// a violation of another case's object recorded here would not match and would fail this case; a
-/// missing violation fails it too ("known issue was not recorded", and the exact count below). An
-/// issue attributed to no test would fail the whole run.
+/// captures the issues the trait records in this case's context (the task-locals Swift Testing
+/// attributes an issue by) and expects exactly this case's own: a violation of another case's object
+/// attributed here, or a missing one, fails this case. An issue attributed to no test is not captured
+/// and fails the whole run. Nothing is printed: the issues never reach Swift Testing's output.
 @Suite struct ParallelAttributionTests {
     static let caseCount = 32
     static let violationsPerCase = 4
 
     // Swift Testing nests trait scopes in the order the traits are written: `.ownViolationsOnly` must
     // enclose `.confinementChecked`, whose issues are recorded as its scope ends. (Swap them and every
-    // case fails: the issues are then recorded outside `withKnownIssue`.)
+    // case fails: the issues are then recorded outside the capture.)
     @Test(.requiresDebugChecks, .ownViolationsOnly, .confinementChecked, arguments: 0..<caseCount)
     func eachParallelTestFailsOnlyForItsOwnBackgroundViolations(_ index: Int) async throws {
         let probe = try #require(OwnViolationsOnly.Probe.current, "OwnViolationsOnly must wrap the trait")
@@ -37,7 +37,7 @@ import Testing
             }
             try await Task.sleep(for: .milliseconds(Int.random(in: 1...15)))
         }
-        print(AttributionStatistics.shared.summary(index: index))
+        probe.note(AttributionStatistics.shared.summary(index: index))
     }
 }
 
@@ -52,7 +52,7 @@ struct OwnViolationsOnly: TestTrait, TestScoping {
         private struct Expectation: Sendable {
             var owner: String?
             var violations = 0
-            var matched = 0
+            var statistics = ""
         }
 
         private let state = ScheduleLock(Expectation())
@@ -64,37 +64,38 @@ struct OwnViolationsOnly: TestTrait, TestScoping {
             }
         }
 
-        /// Matches the trait's issues for this case's owner; anything else stays a failure.
-        func matches(_ issue: Issue) -> Bool {
+        /// How the case interleaved with the others, named in a failure.
+        func note(_ statistics: String) {
+            state.withLock { $0.statistics = statistics }
+        }
+
+        /// Whether an issue is one of this case's own violations. The label ends with a dot, so
+        /// "case1." never matches "case12.".
+        func isOwn(_ issue: TestIssueCapture.Recorded) -> Bool {
             state.withLock { state in
-                // The label ends with a dot, so "case1." never matches "case12.".
-                guard let owner = state.owner,
-                    let comment = issue.comments.first?.rawValue,
-                    comment.contains("expected owner:  queue \"\(owner)\"")
-                else { return false }
-                state.matched += 1
-                return true
+                guard let owner = state.owner else { return false }
+                return issue.severity == .error && issue.comment.contains("expected owner:  queue \"\(owner)\"")
             }
         }
 
-        var counts: (expected: Int, matched: Int) {
-            state.withLock { ($0.violations, $0.matched) }
-        }
+        var expected: Int { state.withLock { $0.violations } }
+        var statistics: String { state.withLock { $0.statistics } }
     }
 
     func provideScope(
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {
         let probe = Probe()
-        try await Probe.$current.withValue(probe) {
-            try await withKnownIssue("each case causes violations of its own objects on purpose") {
-                try await function()
-            } matching: { issue in
-                probe.matches(issue)
-            }
+        // Each case causes violations of its own objects on purpose: captured, not printed.
+        let issues = try await TestIssueCapture.capturing { _ in
+            try await Probe.$current.withValue(probe) { try await function() }
         }
-        let counts = probe.counts
-        #expect(counts.matched == counts.expected, "every violation this case caused is recorded on it, once")
+        let foreign = issues.filter { !probe.isOwn($0) }
+        #expect(foreign.isEmpty, "only this case's own violations are attributed to it: \(foreign.map(\.comment))")
+        #expect(
+            issues.count == probe.expected,
+            "every violation this case caused is recorded on it, once (\(probe.statistics))"
+        )
     }
 }
 

@@ -5,7 +5,7 @@ import Testing
 /// The construction window ends at a point the program decides, never one that timing decides: when the
 /// creating thread hands work to a library scheduler, when the owner first uses the object, or when the
 /// code says so (`endConstruction()`).
-@Suite("Construction rule")
+@Suite("Construction rule", .expectsNotes)
 struct ConstructionRuleTests {
     /// The README's example, as it was caught 0 to 199 times in 200: created here for `uploads`, a block
     /// scheduled there, then a call from here. The call is reported every time, whether or not the

@@ -19,6 +19,15 @@ struct DispatchReaderTests {
         #endif
     }
 
+    /// The self-check's width observations (serial queues read 1, a concurrent queue more, each queue
+    /// its own label) hold at libdispatch's `dq_width` offset and at no other 2-byte offset of the
+    /// queue's first 0x60 bytes: had the field moved, the check would fail and the reader turn off
+    /// rather than call a concurrent queue serial (or the reverse).
+    @Test(.enabled(if: csched_dispatch_reader_confirmed())) func theWidthSelfCheckPassesOnlyAtTheRealOffset() {
+        let passing = stride(from: 0, to: 0x60, by: 2).filter { csched_dispatch_width_layout_holds_at($0) }
+        #expect(passing == [0x50])
+    }
+
     /// The three shapes only libdispatch sees, each 200 times under a recording (non-trapping) handler:
     /// the query says yes and nothing is reported.
     @Test(.enabled(if: csched_dispatch_reader_confirmed())) func rawNestingInRawOwnerWorkPassesUnderANonTrappingHandler() {

@@ -6,7 +6,7 @@ import Testing
 
 /// `present()` where the work must run reports a deadlock and returns; waiting from a thread
 /// scheduler keeps its loop turning, so cross-waiting completes.
-@Suite("Futures: deadlocks and waiting")
+@Suite("Futures: deadlocks and waiting", .expectsNotes)
 struct FutureDeadlockTests {
     /// Runs `present()` inside `caller`'s work on a future of `target` that is queued behind it, and
     /// checks that it is reported and throws within a bounded time.
@@ -170,9 +170,13 @@ struct FutureDeadlockTests {
             waiter.schedule {
                 // The work calls back into the waiter synchronously and queues more events on it:
                 // both need the waiter's loop to keep turning while it waits.
-                let future = worker.future { () -> Int in
-                    waiter.schedule { order.value.append("queued during the wait") }
-                    return waiter.sync { order.value.append("sync from the work"); return 5 }
+                // Made inside the log's scope (the scope does not travel with the hop), so the note
+                // of the wait it causes on purpose is the log's.
+                let future = withConfinementViolationHandler(log.handler) {
+                    worker.future { () -> Int in
+                        waiter.schedule { order.value.append("queued during the wait") }
+                        return waiter.sync { order.value.append("sync from the work"); return 5 }
+                    }
                 }
                 result.set((try? future.present()) ?? -1)
                 order.value.append("present returned")
@@ -213,9 +217,11 @@ struct FutureDeadlockTests {
                 if let a { return a }
                 // The future of the assembly's own work reports to the assembly's handler.
                 let handler = confinement.capturedHandler!
-                let b = try red.future {
-                    let c = withConfinementViolationHandler(handler) { self.blue.future { try self.makeC() } }
-                    return "B(" + (try c.present()) + ")"
+                let b = try withConfinementViolationHandler(handler) {
+                    red.future {
+                        let c = withConfinementViolationHandler(handler) { self.blue.future { try self.makeC() } }
+                        return "B(" + (try c.present()) + ")"
+                    }
                 }.present()
                 a = "A(" + b + ")"
                 return a!

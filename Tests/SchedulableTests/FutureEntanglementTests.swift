@@ -10,7 +10,7 @@ private struct Failure: Error, Equatable {}
 /// own): `.serialized` orders this suite only, and the other future suites, running meanwhile in this
 /// process, would make their futures at the changed level and wait where they expect to queue (they
 /// hung the whole run).
-@Suite("Futures: entanglement limits", .serialized)
+@Suite("Futures: entanglement limits", .serialized, .expectsNotes)
 struct FutureEntanglementTests {
     /// A root future and a chain of `maps` maps, at a root level; returns the value and how many of the
     /// chain's futures queued their work as events (the others ran it in the present, complete on return).

@@ -55,7 +55,7 @@ private final class Tally: ConfinedObject {
     }
 }
 
-@Suite("Futures: shutdown and load")
+@Suite("Futures: shutdown and load", .expectsNotes)
 struct FutureShutdownTests {
     @Test func aFutureMadeAfterShutdownCompletesAtOnceWithARejection() throws {
         let scheduler = ThreadScheduler(label: "test.future.closed")
@@ -79,6 +79,7 @@ struct FutureShutdownTests {
         let wrong = AtomicCell()
         let inFlight = DispatchSemaphore(value: 0)
         let finished = DispatchSemaphore(value: 0)
+        let notes = FutureReportLog()
         for _ in 0..<producers {
             TestThread {
                 var futures: [(Int, ScheduledFuture<Int>)] = []
@@ -87,9 +88,12 @@ struct FutureShutdownTests {
                 // Make futures until the shutdown shows, then a few more, so every producer races it.
                 while rejectionsSeen < 20 {
                     let index = sequence
-                    let future = scheduler.future { () -> Int in
-                        ran.add(1)
-                        return index
+                    // In the notes' scope: presenting futures still in flight waits on purpose.
+                    let future = withConfinementViolationHandler(notes.handler) {
+                        scheduler.future { () -> Int in
+                            ran.add(1)
+                            return index
+                        }
                     }
                     futures.append((index, future))
                     if sequence == 200 { inFlight.signal() }

@@ -63,3 +63,37 @@ import Darwin
 func exitProcess(_ code: Int32) -> Never {
     exit(code)
 }
+
+/// For suites whose tests wait for futures that may not be done yet, or stop schedulers with delayed
+/// work pending, on purpose: the notes that causes (``ConfinementViolation/Kind/waitingRequired``,
+/// ``ConfinementViolation/Kind/cancelledAtShutdown``) are expected, so they are claimed here instead
+/// of becoming warnings of the test (which Swift Testing prints). Anything that is not a note still
+/// goes to the test, and fails it.
+struct ExpectsNotesTrait: TestTrait, SuiteTrait, TestScoping {
+    var isRecursive: Bool { true }
+
+    func scopeProvider(for test: Test, testCase: Test.Case?) -> Self? {
+        testCase == nil ? nil : self
+    }
+
+    func provideScope(
+        for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
+    ) async throws {
+        let claimer = NoteClaimer(test: AutomaticTestReporting.current)
+        try await withConfinementViolationHandler(claimer, operation: function)
+    }
+
+    /// Drops notes; hands everything else to the test the scope runs in (else the process-wide handler).
+    private struct NoteClaimer: ConfinementViolationHandler {
+        let test: (any AutomaticTestHandler)?
+        func handle(_ violation: ConfinementViolation) {
+            if violation.tier == .note { return }
+            (test ?? ConfinementSystem.handler).handle(violation)
+        }
+    }
+}
+
+extension Trait where Self == ExpectsNotesTrait {
+    /// The suite's tests cause notes on purpose (see ``ExpectsNotesTrait``).
+    static var expectsNotes: Self { ExpectsNotesTrait() }
+}

@@ -25,7 +25,7 @@ private final class Journal: ConfinedObject {
     }
 }
 
-@Suite("Futures")
+@Suite("Futures", .expectsNotes)
 struct FutureTests {
     @Test(arguments: ["thread", "queue"])
     func futuresOfOneOwnerRunInTheOrderTheyWereMadeOnTheOwner(kind: String) throws {
@@ -181,7 +181,7 @@ struct FutureTests {
         #expect(log.all.count == 1)
     }
 
-    @Test func notesNeverTrapAndTheLogHandlerLogsEachCallSiteOnce() {
+    @Test func notesNeverTrapAndTheLogHandlerLogsEachCallSiteOnce() async throws {
         let lines = ScheduleLock<[String]>([])
         let logHandler = LogViolationHandler { line in lines.withLock { $0.append(line) } }
         func note(line: Int) -> ConfinementViolation {
@@ -191,8 +191,15 @@ struct FutureTests {
                 callSite: CodeLocation(fileID: "App/A.swift", line: line)
             )
         }
-        // The trap handler prints a note and returns (this test would crash otherwise).
-        TrapViolationHandler().handle(note(line: 1))
+        // The trap handler prints a note and returns (in a child process, whose output is read here).
+        let result = try await #require(processExitsWith: .success, observing: [\.standardErrorContent]) {
+            TrapViolationHandler().handle(ConfinementViolation(
+                kind: .waitingRequired, tier: .note, objectType: "ScheduledFuture<Int>", member: "present()",
+                expectedOwner: "thread scheduler \"x\"", actualContext: "thread 1",
+                callSite: CodeLocation(fileID: "App/A.swift", line: 1)
+            ))
+        }
+        #expect(standardErrorText(result).hasPrefix("Schedulable: note: ScheduledFuture<Int>.present() had to wait\n"))
         logHandler.handle(note(line: 1))
         logHandler.handle(note(line: 1))
         logHandler.handle(note(line: 2))

@@ -86,4 +86,15 @@ struct MainThreadSchedulerTopLevelTests {
         #expect(outcome.standardError.contains("expected owner:  main thread"))
         #expect(outcome.standardError.contains("actual context:  thread scheduler \"probe.worker\""))
     }
+
+    /// `SchedulableObject(_:)` with no scheduler belongs to the main thread: its always-on check stops
+    /// a thread scheduler's access with a report that names the main thread and the bind site.
+    @Test func anObjectOwnedByTheMainThreadByDefaultStopsTheProgramWithTheReport() throws {
+        let outcome = try runMainProbe(["default-owner-from-thread-scheduler"])
+        #expect(outcome.exitStatus != 0)
+        #expect(outcome.standardError.contains("SchedulableObject<Tally>.object used outside its owner"))
+        #expect(outcome.standardError.contains("expected owner:  main thread"))
+        #expect(outcome.standardError.contains("actual context:  thread scheduler \"probe.worker\""))
+        #expect(outcome.standardError.contains("owner bound at:  schedulable_main_probe/main.swift:"))
+    }
 }

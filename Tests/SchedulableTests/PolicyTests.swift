@@ -82,6 +82,32 @@ struct PolicyTests {
         #expect(output[3].contains("call site:       App/Upload.swift:20"))
     }
 
+    /// Notes are not violations: they are counted and their doublings printed, but the summary leaves
+    /// them out, so it counts only violations nobody expected.
+    @Test func theSummaryCountsViolationsNotNotes() {
+        let lines = LockedList<String>()
+        let handler = PolicyViolationHandler(ConfinementPolicy(default: .warnOnce)) { lines.append($0) }
+        for _ in 0..<4 { handler.handle(violation(member: "present()", tier: .note, line: 7)) }
+        handler.handle(violation(line: 10))
+        #expect(lines.elements.count == 4)   // the note, its 2nd and 4th time, the violation
+        #expect(lines.elements[1] == "Schedulable: note: UploadQueue.present() had to wait again at App/Upload.swift:7 (2 times so far)\n")
+        #expect(handler.summary == "Schedulable: violation summary: 1 violation at 1 site\n  1 × UploadQueue.enqueue(_:) at App/Upload.swift:10\n")
+    }
+
+    /// A repeat names its kind: work cancelled at shutdown is not "had to wait".
+    @Test func aRepeatedCancellationNoteSaysCancelledNotWaited() {
+        let lines = LockedList<String>()
+        let handler = PolicyViolationHandler(ConfinementPolicy(default: .warnOnce)) { lines.append($0) }
+        let note = ConfinementViolation(
+            kind: .cancelledAtShutdown, tier: .note, member: "schedule(at:)",
+            expectedOwner: "thread scheduler \"t\"", actualContext: "main thread",
+            callSite: CodeLocation(fileID: "App/Timers.swift", line: 3)
+        )
+        handler.handle(note)
+        handler.handle(note)
+        #expect(lines.elements.last == "Schedulable: note: schedule(at:): work cancelled by the shutdown of thread scheduler \"t\" again at App/Timers.swift:3 (2 times so far)\n")
+    }
+
     @Test func warnPrintsEveryTimeAndOffPrintsNothing() {
         let lines = LockedList<String>()
         let handler = PolicyViolationHandler(ConfinementPolicy(default: .warn, overrides: ["Cache": .off])) {

@@ -91,19 +91,27 @@ struct ReportingTests {
         DispatchQueue(label: "test.off.intruder").sync { counter.ping() }
     }
 
-    /// A handler that itself touches a protected object from the wrong context must not recurse.
-    @Test func violationInsideHandlerDoesNotRecurse() {
-        let owner = SerialQueueScheduler(label: "test.recursion")
-        let victim = UncheckedBox<Counter>(Counter(owner: owner))
-        let calls = ManagedCounter()
-        let handler = CustomViolationHandler { _ in
-            calls.add()
-            victim.value?.ping()     // wrong context again, inside the handler
+    /// A handler that itself touches a protected object from the wrong context must not recurse: the
+    /// inner violation is printed, not delivered again. In a child process, whose standard error the
+    /// test reads (a green run prints no report).
+    @Test func violationInsideHandlerDoesNotRecurse() async throws {
+        let result = try await #require(processExitsWith: .success, observing: [\.standardErrorContent]) {
+            let owner = SerialQueueScheduler(label: "test.recursion")
+            let victim = UncheckedBox<Counter>(Counter(owner: owner))
+            let calls = ManagedCounter()
+            let handler = CustomViolationHandler { _ in
+                calls.add()
+                victim.value?.ping()     // wrong context again, inside the handler
+            }
+            victim.value = withConfinementViolationHandler(handler) { Counter(owner: owner) }
+            owner.sync { victim.value?.ping() }
+            DispatchQueue(label: "test.recursion.intruder").sync { victim.value?.ping() }
+            #expect(calls.value == expectedDebugTier(1))
         }
-        victim.value = withConfinementViolationHandler(handler) { Counter(owner: owner) }
-        owner.sync { victim.value?.ping() }
-        DispatchQueue(label: "test.recursion.intruder").sync { victim.value?.ping() }
-        #expect(calls.value == expectedDebugTier(1))
+        let stderr = standardErrorText(result)
+        let printed = "Schedulable: violation raised inside a violation handler (not delivered again):\n"
+            + "Schedulable: Counter.ping() used outside its owner\n"
+        #expect(stderr.components(separatedBy: printed).count == expectedDebugTier(1) + 1, "\(stderr)")
     }
 
     @Test func scopedHandlerCatchesViolationsDetectedLaterOnOtherThreads() async {

@@ -1,3 +1,4 @@
+import CSchedulableContext
 import Dispatch
 import Foundation
 import Schedulable
@@ -140,10 +141,20 @@ struct SchedulerInputTests {
         #expect(recorder.count == 0)
     }
 
-    @Test func wrappedQueueThatTurnsOutConcurrentIsReported() async {
+    /// Where libdispatch's queue state cannot be read (Darwin; here, the reader turned off) a
+    /// concurrent queue cannot be told from a serial one when it is wrapped: it is accepted, and the
+    /// overlap detector reports it the first time two of the library's blocks on it run at once.
+    @Test func wrappedConcurrentQueueWithTheReaderOffIsReportedWhenBlocksOverlap() async {
         await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            setenv("SCHEDULABLE_DISABLE_DISPATCH_READER", "1", 1)
+            guard !csched_dispatch_reader_confirmed() else { exit(3) }
             let concurrent = DispatchQueue(label: "exit.secretly.concurrent", attributes: .concurrent)
-            let scheduler = try! SerialQueueScheduler(wrapping: concurrent)
+            let scheduler: SerialQueueScheduler
+            do {
+                scheduler = try SerialQueueScheduler(wrapping: concurrent)
+            } catch {
+                exit(4)   // refused although the width cannot be read
+            }
             let bothRunning = DispatchSemaphore(value: 0)
             let release = DispatchSemaphore(value: 0)
             for _ in 0..<2 {
@@ -161,6 +172,8 @@ struct SchedulerInputTests {
             let stderr = standardErrorText(result)
             #expect(stderr.contains("is not serial"))
             #expect(stderr.contains("exit.secretly.concurrent"))
+            // The trap message names the kind (TrapMessageTests has the others).
+            #expect(stderr.contains("Fatal error: Schedulable: concurrent queue: schedule(_:) ran on a context that is not serial: "))
         }
     }
 

@@ -67,6 +67,52 @@ struct AuditCommandTests {
         #expect(error?.description.hasPrefix(message) == true)
     }
 
+    @Test(arguments: ["--help", "-h"])
+    func helpPrintsTheUsageAndSucceeds(flag: String) {
+        let result = AuditCommand.main(arguments: [flag])
+        #expect(result.status == 0)
+        #expect(result.standardOutput == AuditCommand.usage)
+        #expect(result.standardOutput.hasPrefix("USAGE: schedule-audit-tool --module <symbol-graph-dir>"))
+        #expect(result.standardError.isEmpty)
+        // Help wins wherever it is, even beside an argument that would be an error.
+        #expect(AuditCommand.main(arguments: ["--target", "X", flag]).status == 0)
+    }
+
+    @Test func noArgumentsPrintTheUsageToStandardErrorAndFail() {
+        let result = AuditCommand.main(arguments: [])
+        #expect(result.status == 2)
+        #expect(result.standardOutput.isEmpty)
+        #expect(result.standardError == AuditCommand.usage)
+    }
+
+    @Test func versionPrintsTheReleaseVersion() {
+        let result = AuditCommand.main(arguments: ["--version"])
+        #expect(result.status == 0)
+        #expect(result.standardOutput == "schedule-audit-tool \(AuditCommand.version)\n")
+        #expect(AuditCommand.version.wholeMatch(of: #/\d+\.\d+\.\d+/#) != nil)
+    }
+
+    @Test(arguments: [
+        (["--target", "X"], "error: unknown argument '--target'; accepted: --module <dir>, --context <dir>, --format text|json, --strict, --help, --version\n"),
+        (["--module", "m", "--format", "yaml"], "error: unknown format 'yaml'; use 'text' or 'json'\n"),
+        (["--module", "/nonexistent/schedule-audit"], "error: cannot read symbol graph directory '/nonexistent/schedule-audit'"),
+    ])
+    func errorsNameTheArgumentAndWhatIsAcceptedAndExitWithUsageStatus(arguments: [String], message: String) {
+        let result = AuditCommand.main(arguments: arguments)
+        #expect(result.status == 2)
+        #expect(result.standardOutput.isEmpty)
+        #expect(result.standardError.hasPrefix(message))
+        #expect(result.standardError.hasSuffix("Run 'schedule-audit-tool --help' for usage.\n"))
+    }
+
+    @Test func anAuditRunsThroughMainWithItsOwnStatus() throws {
+        let dirs = try Self.graphDirectories()
+        let result = AuditCommand.main(arguments: ["--module", dirs.module, "--context", dirs.context, "--strict"])
+        #expect(result.status == AuditCommand.exitFindings)
+        #expect(result.standardOutput.hasSuffix("schedule-audit: module 'AuditFixture': 4 ConfinedObject classes, 7 findings\n"))
+        #expect(result.standardError.isEmpty)
+    }
+
     @Test func unreadableGraphDirectoryIsAnError() throws {
         let command = try AuditCommand(arguments: ["--module", "/nonexistent/schedule-audit"])
         let error = #expect(throws: AuditError.self) { try command.run() }

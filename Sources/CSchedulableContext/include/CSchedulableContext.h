@@ -331,9 +331,9 @@ void csched_arm_trap_report(const char *_Nonnull report);
 void csched_disarm_trap_report(void);
 
 /// Whether this process reads libdispatch's queue state itself (`csched_thread_holds_queue`,
-/// `csched_queue_target`): `true` only on swift-corelibs-libdispatch (Linux, LP64) after a self-check
-/// at the first call confirmed the layout against libdispatch's behaviour. Set the environment variable
-/// `SCHEDULABLE_DISABLE_DISPATCH_READER` to turn the reader off.
+/// `csched_queue_target`, `csched_queue_width`): `true` only on swift-corelibs-libdispatch (Linux,
+/// little-endian LP64) after a self-check at the first call confirmed the layout against libdispatch's
+/// behaviour. Set the environment variable `SCHEDULABLE_DISABLE_DISPATCH_READER` to turn the reader off.
 bool csched_dispatch_reader_confirmed(void);
 
 /// Whether the calling thread holds the serial libdispatch queue `queue` (runs its work, or waits in
@@ -343,6 +343,15 @@ int csched_thread_holds_queue(const void *_Nullable queue);
 
 /// The queue `queue` targets, or NULL (no target read: reader not confirmed).
 const void *_Nullable csched_queue_target(const void *_Nullable queue);
+
+/// How many blocks of `queue` may run at once (libdispatch's `dq_width`): 1 for a serial queue, more
+/// for a concurrent one; -1 cannot tell (reader not confirmed).
+int csched_queue_width(const void *_Nullable queue);
+
+/// Whether the self-check's width observations hold with `dq_width` read at `width_offset` (serial
+/// queues read 1, a concurrent one more): part of the self-check, exported so that tests can show a
+/// wrong offset fails it. `false` where there is no reader (Darwin).
+bool csched_dispatch_width_layout_holds_at(size_t width_offset);
 
 /// `queue`'s own queue-specific value for `key` (not its targets'), read like
 /// `csched_queue_specific_value` (`dispatch_queue_get_specific` and one load), or NULL.

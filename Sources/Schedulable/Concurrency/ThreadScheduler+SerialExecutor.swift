@@ -55,6 +55,7 @@ extension ThreadScheduler: ExecutorScheduler {
 
 /// Reports that code assumed to be isolated to `context`'s executor runs elsewhere, then stops.
 func reportIsolationFailure(_ context: ExecutionContext, member: String) -> Never {
-    ScheduleReporting.report(.isolationFailure(context, member: member), objectHandler: nil)
-    fatalError("Schedulable: \(member): not isolated to \(context.description) (report above)")
+    let violation = ConfinementViolation.isolationFailure(context, member: member)
+    ScheduleReporting.report(violation, objectHandler: nil)
+    fatalError(violation.trapMessage)
 }

@@ -6,11 +6,11 @@ import Dispatch
 /// `dispatchPrecondition(condition: .onQueue(q))` is the last word on whether the calling thread holds
 /// a serial queue — it sees a raw `someQueue.sync {}` nested in raw work on `q`, which leaves no trace
 /// anything else can read — but it answers "no" by stopping the process. On Linux the C target reads
-/// the same fact libdispatch reads first (the queue's drain lock names the thread that holds it), once
-/// a self-check in this process has confirmed the layout against libdispatch's own behaviour
-/// (`csched_dispatch_reader_confirmed`). Where that is not confirmed — Darwin, or a libdispatch whose
+/// the same fact libdispatch reads first (the queue's drain lock names the thread that holds it), and a
+/// queue's target and width (whether it is serial), once a self-check in this process has confirmed
+/// the layout against libdispatch's own behaviour (`csched_dispatch_reader_confirmed`). Where that is not confirmed — Darwin, or a libdispatch whose
 /// layout differs — every answer is "cannot tell" (`nil`) and callers keep their fallback.
-enum DispatchQueueState {
+package enum DispatchQueueState {
     /// The libdispatch queue behind `queue`, confirmed by its label, or `nil`.
     ///
     /// On Darwin the `DispatchQueue` *is* the `dispatch_queue_t`; in swift-corelibs-libdispatch it is
@@ -35,6 +35,14 @@ enum DispatchQueueState {
         case 0: return false
         default: return nil
         }
+    }
+
+    /// How many blocks of `queue` libdispatch lets run at once — 1 for a serial queue (also one that
+    /// targets a concurrent queue), more for a concurrent one — or `nil` when that cannot be read here.
+    package static func width(of queue: DispatchQueue) -> Int? {
+        guard let address = address(of: queue) else { return nil }
+        let width = csched_queue_width(address)
+        return width < 0 ? nil : Int(width)
     }
 
     /// The library context of the first queue in `queue`'s target chain (not `queue` itself) that

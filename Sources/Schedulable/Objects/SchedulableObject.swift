@@ -42,6 +42,23 @@ public final class SchedulableObject<Object> {
         self.init(storage: object, scheduler: scheduler, boundAt: CompactCodeLocation(file: file, line: line))
     }
 
+    /// Wraps `object` for the main thread: the short form of
+    /// `SchedulableObject(object, on: MainThreadScheduler.shared)`, as POSSchedulableObject's plain
+    /// `init` scheduled its object on the main thread.
+    ///
+    /// ```swift
+    /// let session = SchedulableObject(SessionModel())          // owned by the main thread
+    /// session.schedule { $0.refresh() }                       // from anywhere: runs on main
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - object: The value to confine.
+    ///   - file: The bind site, for reports.
+    ///   - line: The bind site, for reports.
+    public convenience init(_ object: sending Object, file: StaticString = #fileID, line: UInt = #line) {
+        self.init(object, on: MainThreadScheduler.shared, file: file, line: line)
+    }
+
     private init(storage: Object, scheduler: any SerialScheduler, boundAt: CompactCodeLocation) {
         self.scheduler = scheduler
         self.owner = FixedOwner(scheduler.executionContext, boundAt: boundAt)
@@ -235,6 +252,17 @@ extension SchedulableObject where Object: ConfinedObject {
         let boundAt = CompactCodeLocation(file: file, line: line)
         object.confinement.bindSentObject(to: scheduler, at: boundAt)
         self.init(storage: object, scheduler: scheduler, boundAt: boundAt)
+    }
+
+    /// Wraps a confined object for the main thread, binding the object's own record there: the short
+    /// form of `SchedulableObject(object, on: MainThreadScheduler.shared)`.
+    ///
+    /// - Parameters:
+    ///   - object: The confined object.
+    ///   - file: The bind site, for reports.
+    ///   - line: The bind site, for reports.
+    public convenience init(_ object: sending Object, file: StaticString = #fileID, line: UInt = #line) {
+        self.init(object, on: MainThreadScheduler.shared, file: file, line: line)
     }
 }
 

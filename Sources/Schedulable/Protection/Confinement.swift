@@ -24,6 +24,7 @@ import CSchedulableContext
 /// runtime says the object is deallocating, and then nothing else can hold a reference to it.
 ///
 /// ## Binding
+/// - ``init(file:line:)``: bound now, to the main thread (the default owner, as in POSSchedulableObject).
 /// - ``init(owner:file:line:)``: bound now, to `owner`; the bind site is recorded for reports.
 /// - ``detached(file:line:)``: bound on the first checked use, to the context that use runs in.
 /// - ``handOff(to:file:line:)`` and ``detach(file:line:)``: explicit transfers, made from the owner.
@@ -61,6 +62,44 @@ public final class Confinement {
     public convenience init(owner: some SerialScheduler, file: StaticString = #fileID, line: UInt = #line) {
         self.init(
             owner: owner.executionContext, boundAt: CompactCodeLocation(file: file, line: line),
+            allowsConstructionWindow: true
+        )
+    }
+
+    /// Binds the object to the main thread now: the short form of
+    /// `Confinement(owner: MainThreadScheduler.shared)`, for the most common owner (a view model, a
+    /// controller), as POSSchedulableObject's plain `init` scheduled its object on the main thread.
+    ///
+    /// ```swift
+    /// final class ProfileViewModel: ConfinedObject {
+    ///     let confinement = Confinement()               // owned by the main thread
+    ///     @Confined var name = ""
+    /// }
+    /// ```
+    ///
+    /// It is the same record as with the explicit owner — the same checks, the same construction window,
+    /// reports that name "main thread" as the expected owner.
+    ///
+    /// - Parameters:
+    ///   - file: The bind site, for reports.
+    ///   - line: The bind site, for reports.
+    @inlinable
+    public convenience init(file: StaticString = #fileID, line: UInt = #line) {
+        self.init(owner: .main, boundAt: CompactCodeLocation(file: file, line: line), allowsConstructionWindow: true)
+    }
+
+    /// Binds the object to the main thread now (see ``init(file:line:)``), checking only the members
+    /// `options` selects.
+    ///
+    /// - Parameters:
+    ///   - options: Which guarded members are checked.
+    ///   - file: The bind site, for reports.
+    ///   - line: The bind site, for reports.
+    public convenience init<Object>(
+        options: ConfinementOptions<Object>, file: StaticString = #fileID, line: UInt = #line
+    ) {
+        self.init(
+            owner: .main, options: options.erased, boundAt: CompactCodeLocation(file: file, line: line),
             allowsConstructionWindow: true
         )
     }

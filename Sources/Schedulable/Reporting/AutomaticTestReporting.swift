@@ -18,8 +18,9 @@
 /// are such scopes), captured by the object or in scope where the violation is raised; then a
 /// process-wide configuration — ``ConfinementSystem/bootstrap(_:file:line:)`` or the
 /// `SCHEDULE_PROTECTION` variable — whose ``ConfinementLevel/failTest`` level is what sends a
-/// violation to the test. Notes never fail a test, and the precondition tier stops the process after
-/// any handler.
+/// violation to the test. Notes (a `present()` that waited, work cancelled at shutdown) go to the
+/// test that caused them too, never failing it, so a green run prints none of them; the precondition
+/// tier stops the process after any handler.
 package enum AutomaticTestReporting {
     /// Non-zero once a bridge is installed: the one load a process without tests pays.
     private static let installed = AtomicCell(0)
@@ -82,5 +83,7 @@ package protocol TestFrameworkBridge: Sendable {
 /// ## Implementation requirements
 /// The requirements of ``ConfinementViolationHandler``; and `handle(_:)` must record the failure
 /// before it returns when the test is still running, so that a test that waits for its background
-/// work fails deterministically.
+/// work fails deterministically. A ``ConfinementViolation/Tier/note`` must never fail the test and
+/// must not be printed: it is recorded with the test as something less than a failure (a Swift
+/// Testing warning), or kept out of the output where the framework has no such thing (XCTest).
 package protocol AutomaticTestHandler: ConfinementViolationHandler {}

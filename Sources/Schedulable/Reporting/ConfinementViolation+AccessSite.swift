@@ -95,6 +95,13 @@ extension ConfinementViolation {
         return violation
     }
 
+    /// Where repeat lines and the summary say a site is: ` at <call site>`, else ` at <access site>`, else
+    /// nothing.
+    package var sitePlace: String {
+        if let callSite { return " at \(callSite)" }
+        return accessSite.map { " at \($0)" } ?? ""
+    }
+
     /// The report lines of the access site and stack.
     var accessReportLines: (site: String?, stack: [String]) {
         let frames = stack

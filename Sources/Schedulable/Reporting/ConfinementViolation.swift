@@ -19,8 +19,9 @@ public struct ConfinementViolation: Sendable, CustomStringConvertible {
         public static let wrongContext = Kind(rawValue: "wrongContext")
         /// Work was submitted to a scheduler that no longer accepts work.
         public static let rejectedWork = Kind(rawValue: "rejectedWork")
-        /// A context turned out not to be serial: a wrapped queue ran two blocks at once, or a detached
-        /// object was first used on a concurrent pool thread.
+        /// A context turned out not to be serial: a wrapped queue ran two blocks at once (where its
+        /// width could not be read when it was wrapped: see ``SerialQueueScheduler/init(wrapping:qos:file:line:)``),
+        /// or a detached object was first used on a concurrent pool thread.
         public static let concurrentQueue = Kind(rawValue: "concurrentQueue")
         /// A synchronous wait would never end (the waiter blocks the work it waits for).
         public static let deadlock = Kind(rawValue: "deadlock")

@@ -61,13 +61,7 @@ public final class LogViolationHandler: ConfinementViolationHandler {
         if count == 1 {
             emit(violation.description + "\n")
         } else if count & (count - 1) == 0 {
-            let place = PolicyViolationHandler.place(of: violation)
-            if violation.tier == .note {
-                let again = violation.kind == .waitingRequired ? "had to wait again" : "\(violation.kind) again"
-                emit("Schedulable: note: \(violation.qualifiedMember) \(again)\(place) (\(count) times so far)\n")
-            } else {
-                emit("Schedulable: \(violation.qualifiedMember) used outside its owner again\(place) (\(count) times so far)\n")
-            }
+            emit(violation.repeatLine(count: count))
         }
     }
 

@@ -31,6 +31,9 @@ public final class PolicyViolationHandler: ConfinementViolationHandler {
         /// The access site's key (see ``ConfinementViolation/accessSite``): two bad call sites of one
         /// member are two sites.
         var accessSite: AnyHashable?
+        /// Notes are counted (each doubling is printed) but are not violations: the summary leaves
+        /// them out, and a repeated note alone does not print it.
+        var isNote: Bool
     }
 
     private struct SiteCount {
@@ -102,12 +105,12 @@ public final class PolicyViolationHandler: ConfinementViolationHandler {
             } else {
                 holdBack()
                 if count & (count - 1) == 0 {
-                    output(repeatLine(violation, count: count, suffix: "; only each doubling is printed now"))
+                    output(violation.repeatLine(count: count, suffix: "; only each doubling is printed now"))
                 }
             }
         case .trap:
             output(violation.description + "\n")
-            fatalError("Schedulable: \(violation.qualifiedMember) used outside its owner (report above)")
+            fatalError(violation.trapMessage)
         }
     }
 
@@ -117,24 +120,20 @@ public final class PolicyViolationHandler: ConfinementViolationHandler {
             output(violation.description + "\n")
             return
         }
-        holdBack()
-        if count & (count - 1) == 0 { output(repeatLine(violation, count: count, suffix: "")) }
+        if violation.tier != .note { holdBack() }
+        if count & (count - 1) == 0 { output(violation.repeatLine(count: count)) }
     }
 
     /// Counts `violation` at its site and returns the site's count so far.
     private func record(_ violation: ConfinementViolation) -> Int {
-        let site = Site(member: violation.qualifiedMember, place: violation.callSite, accessSite: violation.accessSiteKey)
+        let site = Site(
+            member: violation.qualifiedMember, place: violation.callSite, accessSite: violation.accessSiteKey,
+            isNote: violation.tier == .note
+        )
         return counts.withLock { counts -> Int in
             counts[site, default: SiteCount(first: violation)].count += 1
             return counts[site]!.count
         }
-    }
-
-    private func repeatLine(_ violation: ConfinementViolation, count: Int, suffix: String) -> String {
-        let place = Self.place(of: violation)
-        let what = violation.tier == .note
-            ? "note: \(violation.qualifiedMember) had to wait" : "\(violation.qualifiedMember) used outside its owner"
-        return "Schedulable: \(what) again\(place) (\(count) times so far\(suffix))\n"
     }
 
     private func holdBack() {
@@ -146,9 +145,10 @@ public final class PolicyViolationHandler: ConfinementViolationHandler {
     }
 
     /// Every site that violated, most frequent first, with its exact count: what a storm looked like,
-    /// whatever was printed. One line per site, then a total.
+    /// whatever was printed. One line per site, then a total. Notes are not violations: not counted.
     public var summary: String {
-        let sites = counts.withLock { $0 }.map { (member: $0.key.member, count: $0.value.count, place: Self.place(of: $0.value.first)) }
+        let sites = counts.withLock { $0 }.filter { !$0.key.isNote }
+            .map { (member: $0.key.member, count: $0.value.count, place: $0.value.first.sitePlace) }
             .sorted { $0.count != $1.count ? $0.count > $1.count : ($0.member, $0.place) < ($1.member, $1.place) }
         let total = sites.reduce(0) { $0 + $1.count }
         var lines = ["Schedulable: violation summary: \(total) \(total == 1 ? "violation" : "violations") at \(sites.count) \(sites.count == 1 ? "site" : "sites")"]
@@ -156,12 +156,6 @@ public final class PolicyViolationHandler: ConfinementViolationHandler {
             lines.append("  \(site.count) × \(site.member)\(site.place)")
         }
         return lines.joined(separator: "\n") + "\n"
-    }
-
-    /// ` at <call site>`, else ` at <access site>`, else nothing.
-    static func place(of violation: ConfinementViolation) -> String {
-        if let callSite = violation.callSite { return " at \(callSite)" }
-        return violation.accessSite.map { " at \($0)" } ?? ""
     }
 
     /// Writes ``summary`` to the handler's output.

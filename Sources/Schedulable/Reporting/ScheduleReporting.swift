@@ -9,11 +9,12 @@ package enum ScheduleReporting {
     ///
     /// 1. the handler the object captured from a ``withConfinementViolationHandler(_:operation:)``
     ///    scope, else the scope the violation is raised in;
-    /// 2. a note goes to the process-wide handler: it reports nothing wrong, so it fails no test;
-    /// 3. the test the object captured, else the test of the code raising the violation — unless the
+    /// 2. the test the object captured, else the test of the code raising the violation — unless the
     ///    process-wide handler was configured (bootstrap, `SCHEDULE_PROTECTION`): then that handler,
-    ///    except that a violation it puts at ``ConfinementLevel/failTest`` goes to the test;
-    /// 4. the process-wide handler.
+    ///    except that a violation it puts at ``ConfinementLevel/failTest`` goes to the test. A note
+    ///    goes to the test too (which records it without failing): in a test run it belongs to the
+    ///    test that caused it, not to the console;
+    /// 3. the process-wide handler.
     ///
     /// - Parameters:
     ///   - violation: The violation.
@@ -26,10 +27,11 @@ package enum ScheduleReporting {
         if let objectHandler, capturedTest == nil { return objectHandler }
         if let scoped = ConfinementSystem.explicitScopedHandler { return scoped }
         let processWide = ConfinementSystem.handler
-        if violation.tier == .note { return processWide }
         guard let test = capturedTest ?? AutomaticTestReporting.current else { return processWide }
         guard ConfinementSystem.isExplicitlyConfigured else { return test }
-        if let policy = processWide as? PolicyViolationHandler, policy.level(for: violation) == .failTest {
+        if violation.tier != .note, let policy = processWide as? PolicyViolationHandler,
+            policy.level(for: violation) == .failTest
+        {
             return test
         }
         return processWide
@@ -74,7 +76,7 @@ package enum ScheduleReporting {
             return
         }
         if let sink = JSONLinesViolationHandler.process, sink !== handler as AnyObject {
-            let level = handler is any AutomaticTestHandler
+            let level = handler is any AutomaticTestHandler && violation.tier != .note
                 ? .failTest : (handler as? PolicyViolationHandler)?.level(for: violation)
             sink.append(violation, level: level)
         }
@@ -88,6 +90,6 @@ package enum ScheduleReporting {
     }
 
     private static func trap(_ violation: ConfinementViolation) -> Never {
-        fatalError("Schedulable: \(violation.qualifiedMember): precondition-tier violation (report above)")
+        fatalError(violation.trapMessage)
     }
 }

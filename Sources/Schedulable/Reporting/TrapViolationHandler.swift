@@ -14,7 +14,7 @@ public struct TrapViolationHandler: ConfinementViolationHandler {
         // A note reports nothing wrong (a future that had to be waited for): stopping the process
         // for it would turn a performance hint into a crash.
         if violation.tier == .note { return }
-        fatalError("Schedulable: \(violation.qualifiedMember) used outside its owner (report above)")
+        fatalError(violation.trapMessage)
     }
 }
 

@@ -46,9 +46,13 @@ public final class SerialQueueScheduler: SerialScheduler {
     /// Creates a tree: a new serial queue with its own label and QoS.
     ///
     /// - Parameters:
-    ///   - label: A reverse-DNS label, e.g. `com.app.network`.
+    ///   - label: A reverse-DNS label, e.g. `com.app.network`, named in every report. An empty or
+    ///     whitespace-only label stops the program here, with this call site in the message.
     ///   - qos: The queue's quality of service.
-    public convenience init(label: String, qos: DispatchQoS = .default) {
+    ///   - file: The call site, named if the label is refused.
+    ///   - line: The call site, named if the label is refused.
+    public convenience init(label: String, qos: DispatchQoS = .default, file: StaticString = #fileID, line: UInt = #line) {
+        ExecutionContext.requireMeaningfulLabel(label, in: "SerialQueueScheduler(label:qos:)", file: file, line: line)
         let queue = DispatchQueue(label: label, qos: qos)
         let context = ExecutionContext(label: label, parent: nil, kind: .queue, id: UInt(csched_next_id()), queue: queue)
         self.init(queue: queue, qos: qos, parent: nil, context: context, watchesExclusion: false)
@@ -86,11 +90,15 @@ public final class SerialQueueScheduler: SerialScheduler {
 
     /// Wraps a serial queue created elsewhere.
     ///
-    /// The caller promises that `queue` is serial and targets no concurrent queue: libdispatch has no
-    /// API to ask. The library rejects the queues it can recognise as concurrent (the global queues)
-    /// and the main queue (use ``MainThreadScheduler/shared``), and reports a
-    /// ``ConfinementViolation/Kind/concurrentQueue`` violation the first time it sees two pieces of its
-    /// work overlap.
+    /// An owner must be serial: confinement means one piece of work at a time. The library refuses the
+    /// queues it can recognise as not serial — the global queues, the main queue (use
+    /// ``MainThreadScheduler/shared``) and, where it reads libdispatch's queue state (Linux, see the
+    /// Threading Model article), any queue made with `attributes: .concurrent`, even one that targets a
+    /// serial queue. A serial queue that targets a concurrent one is serial and accepted. Where the
+    /// state cannot be read (Darwin, or `SCHEDULABLE_DISABLE_DISPATCH_READER` set) a concurrent queue is
+    /// accepted, and the caller's promise that it is serial is watched instead: the first time two
+    /// pieces of the library's work on it overlap, a ``ConfinementViolation/Kind/concurrentQueue``
+    /// violation is reported (work submitted to the queue directly is not watched).
     ///
     /// Wrapping the same queue twice gives two schedulers with one identity: objects owned by either
     /// pass on both.
@@ -104,21 +112,14 @@ public final class SerialQueueScheduler: SerialScheduler {
     /// - Parameters:
     ///   - queue: A serial queue.
     ///   - qos: The QoS to report for branches that don't specify their own.
-    /// - Throws: ``ScheduleConfigurationError`` for the main queue or a global (concurrent) queue.
-    public convenience init(wrapping queue: DispatchQueue, qos: DispatchQoS = .default) throws(ScheduleConfigurationError) {
-        if queue.label == DispatchQueue.main.label {
-            throw ScheduleConfigurationError(
-                "cannot wrap the main queue in a SerialQueueScheduler; use MainThreadScheduler.shared, which also "
-                    + "recognises main-thread code outside the queue"
-            )
-        }
-        if queue.label.hasPrefix("com.apple.root.") {
-            throw ScheduleConfigurationError(
-                "cannot wrap the global concurrent queue \"\(queue.label)\": a concurrent queue cannot own "
-                    + "objects (its blocks run at the same time); create a serial queue with "
-                    + "SerialQueueScheduler(label:qos:) or branch(_:qos:)"
-            )
-        }
+    ///   - file: The call site, named by the error.
+    ///   - line: The call site, named by the error.
+    /// - Throws: ``ScheduleConfigurationError`` for the main queue, a global queue, or (where it can be
+    ///   told) a concurrent queue; the error names the queue and the call site.
+    public convenience init(
+        wrapping queue: DispatchQueue, qos: DispatchQoS = .default, file: StaticString = #fileID, line: UInt = #line
+    ) throws(ScheduleConfigurationError) {
+        try Self.requireSerial(queue, callSite: CodeLocation(file: file, line: line))
         // A queue that targets a library queue is a branch of it: its work holds that queue's context
         // (and, up the chain, the tree's), exactly as before it was wrapped.
         let context = queue.getSpecific(key: executionContextQueueKey)
@@ -130,14 +131,46 @@ public final class SerialQueueScheduler: SerialScheduler {
         self.init(queue: queue, qos: qos, parent: parent, context: context, watchesExclusion: true)
     }
 
+    /// Throws unless `queue` can own objects: not the main queue, not a global queue, and — where
+    /// libdispatch's queue state can be read — not wider than one block at a time.
+    private static func requireSerial(_ queue: DispatchQueue, callSite: CodeLocation) throws(ScheduleConfigurationError) {
+        if queue.label == DispatchQueue.main.label {
+            throw ScheduleConfigurationError(
+                "cannot wrap the main queue in a SerialQueueScheduler; use MainThreadScheduler.shared, which also "
+                    + "recognises main-thread code outside the queue",
+                callSite: callSite
+            )
+        }
+        if queue.label.hasPrefix("com.apple.root.") {
+            throw ScheduleConfigurationError(
+                "cannot wrap the global concurrent queue \"\(queue.label)\": a concurrent queue cannot own "
+                    + "objects (its blocks run at the same time); create a serial queue with "
+                    + "SerialQueueScheduler(label:qos:) or branch(_:qos:)",
+                callSite: callSite
+            )
+        }
+        if let width = DispatchQueueState.width(of: queue), width > 1 {
+            throw ScheduleConfigurationError(
+                "cannot wrap the concurrent queue \"\(queue.label)\" in a SerialQueueScheduler: up to \(width) of its "
+                    + "blocks run at the same time, so it cannot own objects; wrap a serial queue (one made "
+                    + "without attributes: .concurrent; it may target a concurrent queue), or create one with "
+                    + "SerialQueueScheduler(label:qos:)",
+                callSite: callSite
+            )
+        }
+    }
+
     /// Creates a branch: a serial queue that targets this one, labelled `"\(label).\(name)"`.
     ///
     /// - Parameters:
-    ///   - name: The branch's own name, appended to this scheduler's label with a dot.
+    ///   - name: The branch's own name, appended to this scheduler's label with a dot. An empty or
+    ///     whitespace-only name stops the program here, with this call site in the message.
     ///   - qos: The branch's QoS; `nil` inherits this scheduler's.
+    ///   - file: The call site, named if the name is refused.
+    ///   - line: The call site, named if the name is refused.
     /// - Returns: The new branch.
-    public func branch(_ name: String, qos: DispatchQoS? = nil) -> SerialQueueScheduler {
-        precondition(!name.isEmpty, "SerialQueueScheduler.branch(_:qos:): the branch name is empty; give it a name such as \"images\"")
+    public func branch(_ name: String, qos: DispatchQoS? = nil, file: StaticString = #fileID, line: UInt = #line) -> SerialQueueScheduler {
+        ExecutionContext.requireMeaningfulLabel(name, in: "SerialQueueScheduler.branch(_:qos:)", file: file, line: line)
         return SerialQueueScheduler(branchOf: self, name: name, qos: qos ?? self.qos)
     }
 

@@ -53,13 +53,20 @@ public final class ThreadScheduler: SerialScheduler {
     ///
     /// - Parameters:
     ///   - label: A reverse-DNS label, e.g. `com.app.business`, used in reports and as the thread name.
+    ///     An empty or whitespace-only label stops the program here, with this call site in the message.
     ///   - qos: The thread's priority class. On Darwin the thread is created with it
     ///     (`pthread_attr_set_qos_class_np`). On Linux it becomes the thread's nice value (`.utility` 5,
     ///     `.background` 10; `.userInitiated` and `.userInteractive` ask for a negative value, which the
     ///     system grants only to privileged processes — otherwise the thread keeps the default).
     ///   - stackSize: The thread's stack size in bytes, rounded up to the page size and the system's
     ///     minimum; ``defaultStackSize`` (8 MiB) on every platform unless you choose.
-    public init(label: String, qos: DispatchQoS.QoSClass = .default, stackSize: Int = ThreadScheduler.defaultStackSize) {
+    ///   - file: The call site, named if the label is refused.
+    ///   - line: The call site, named if the label is refused.
+    public init(
+        label: String, qos: DispatchQoS.QoSClass = .default, stackSize: Int = ThreadScheduler.defaultStackSize,
+        file: StaticString = #fileID, line: UInt = #line
+    ) {
+        ExecutionContext.requireMeaningfulLabel(label, in: "ThreadScheduler(label:qos:stackSize:)", file: file, line: line)
         precondition(stackSize > 0, "ThreadScheduler(label:qos:stackSize:): the stack size must be positive, not \(stackSize)")
         let context = ExecutionContext(label: label, parent: nil, kind: .threadScheduler, id: UInt(csched_next_id()))
         self.label = label
@@ -173,7 +180,7 @@ public final class ThreadScheduler: SerialScheduler {
     /// Changes the thread's priority class — for instance to raise the cluster of services of the
     /// account the user is looking at above the others.
     ///
-    /// - Parameter qos: The new priority class (see ``init(label:qos:stackSize:)`` for the Linux mapping).
+    /// - Parameter qos: The new priority class (see ``init(label:qos:stackSize:file:line:)`` for the Linux mapping).
     /// - Returns: Whether the operating system applied it (raising above the default needs privileges
     ///   on Linux).
     @discardableResult

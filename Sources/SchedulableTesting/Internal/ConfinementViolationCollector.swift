@@ -25,6 +25,9 @@ package final class ConfinementViolationCollector: ConfinementViolationHandler {
     /// The collector this scope is nested in, if any (the one that was current when it started).
     package let parent: ConfinementViolationCollector?
 
+    /// The test the scope runs in (its automatic handler), which receives the scope's notes.
+    private let test: (any AutomaticTestHandler)?
+
     /// Reports a violation detected on the scope's own task while the scope runs. `nil`: collect it.
     private let reportInScope: (@Sendable (ConfinementViolation) -> Void)?
 
@@ -57,6 +60,7 @@ package final class ConfinementViolationCollector: ConfinementViolationHandler {
     ) {
         self.scopeDescription = scopeDescription
         self.parent = Self.current
+        self.test = AutomaticTestReporting.current
         self.reportInScope = reportInScope
         self.reportLate = reportLate
         parent?.state.withLock { $0.activeChildren.append(self) }
@@ -102,9 +106,10 @@ package final class ConfinementViolationCollector: ConfinementViolationHandler {
 
     package func handle(_ violation: ConfinementViolation) {
         // A note (a future that had to be waited for) reports nothing wrong, so it must not become a
-        // test failure; it goes where it would go without the helper.
+        // test failure or a collected violation: it goes to the test the scope runs in, which keeps it
+        // as a warning, and only outside tests to the process-wide handler.
         if violation.tier == .note {
-            ConfinementSystem.handler.handle(violation)
+            (test ?? ConfinementSystem.handler).handle(violation)
             return
         }
         receive(violation, allowsDelegation: true)

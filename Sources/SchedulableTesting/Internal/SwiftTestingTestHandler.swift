@@ -21,18 +21,7 @@ import Testing
 /// off-task violations of the test case count as known issues; create the first object outside it.
 final class SwiftTestingTestHandler: AutomaticTestHandler {
     /// One handler per test case: a parameterized test's cases run in parallel and fail separately.
-    private struct Key: Hashable {
-        var test: Test.ID
-        /// The test case's arguments as Swift Testing describes them; `nil` for a test without any.
-        var testCase: String?
-
-        static var current: Key? { Test.current.map(Key.init(current:)) }
-
-        init(current test: Test) {
-            self.test = test.id
-            self.testCase = Test.Case.current.flatMap { $0.isParameterized ? String(reflecting: $0) : nil }
-        }
-    }
+    private typealias Key = TestCaseKey
 
     private static let handlers = ScheduleLock<[Key: SwiftTestingTestHandler]>([:])
 
@@ -41,7 +30,7 @@ final class SwiftTestingTestHandler: AutomaticTestHandler {
         // Called at every capture in a test process (each protected object and hand-off): one read of
         // Test.current (about 0.1–0.5 µs in a debug build, with its ID) and one dictionary lookup.
         guard let test = Test.current else { return nil }
-        let key = Key(current: test)
+        let key = TestCaseKey(current: test)
         if let existing = handlers.withLock({ $0[key] }) { return existing }
         // Made outside the lock: it starts a task. A race makes two; the first one stored wins.
         let made = SwiftTestingTestHandler(key: key, test: test)
@@ -56,6 +45,15 @@ final class SwiftTestingTestHandler: AutomaticTestHandler {
     private let testName: String
     private let testLocation: Testing.SourceLocation
     private let delivery: (any OffTaskDelivery)?
+
+    private struct NotedSite: Hashable {
+        var kind: ConfinementViolation.Kind
+        var member: String
+        var callSite: CodeLocation?
+    }
+
+    /// The notes already recorded on this test case.
+    private let notedSites = ScheduleLock<Set<NotedSite>>([])
 
     private init(key: Key, test: Test) {
         self.key = key
@@ -76,19 +74,27 @@ final class SwiftTestingTestHandler: AutomaticTestHandler {
                     + "for precondition checks)\n"
             )
         }
+        // A note reports nothing wrong: a warning of the test, never a failure, never the console;
+        // one per call site and kind, as the log handler prints it (a loop that waits a thousand
+        // times is one thing to know).
+        if violation.tier == .note {
+            let site = NotedSite(kind: violation.kind, member: violation.qualifiedMember, callSite: violation.callSite)
+            guard notedSites.withLock({ $0.insert(site).inserted }) else { return }
+        }
         let location = Testing.SourceLocation(bestFor: violation, near: testLocation)
+        let severity: Issue.Severity = violation.tier == .note ? .warning : .error
         if Key.current == key {
-            Issue.record(Comment(rawValue: violation.description), sourceLocation: location)
+            TestIssueRecording.record(violation.description, severity: severity, at: location)
             return
         }
         let comment = violation.description + "\n  detected:        off the test's task (test \(testName))"
         if let delivery {
-            delivery.record(comment, at: location)
+            delivery.record(comment, severity: severity, at: location)
         } else {
             // Before the OS versions with task executors: an issue of no test, which fails the run and
-            // names the test.
+            // names the test (a note: a warning of no test).
             DispatchQueue.global().async {
-                Issue.record(Comment(rawValue: comment), sourceLocation: location)
+                TestIssueRecording.record(comment, severity: severity, at: location)
             }
         }
     }
@@ -96,14 +102,14 @@ final class SwiftTestingTestHandler: AutomaticTestHandler {
 
 /// Records an issue in the context of the test case that made it, from any thread.
 private protocol OffTaskDelivery: Sendable {
-    func record(_ comment: String, at location: Testing.SourceLocation)
+    func record(_ comment: String, severity: Issue.Severity, at location: Testing.SourceLocation)
 }
 
 /// A task made on the test case's task waits for issues; each is handed to it and its step run on the
 /// delivering thread.
 @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
 private final class InlineDelivery: OffTaskDelivery {
-    private typealias Request = (comment: String, location: Testing.SourceLocation)
+    private typealias Request = (comment: String, severity: Issue.Severity, location: Testing.SourceLocation)
     private let executor = InlineTaskExecutor()
     private let waiting = ScheduleLock<UnsafeContinuation<Request, Never>?>(nil)
     /// One delivery at a time: each hands the task one issue and runs the task until it waits again.
@@ -117,21 +123,21 @@ private final class InlineDelivery: OffTaskDelivery {
                 let request = await withUnsafeContinuation { continuation in
                     waiting.withLock { $0 = continuation }
                 }
-                Issue.record(Comment(rawValue: request.comment), sourceLocation: request.location)
+                TestIssueRecording.record(request.comment, severity: request.severity, at: request.location)
             }
         }
         // Start it here: it runs until it waits for the first issue.
         executor.runPending()
     }
 
-    func record(_ comment: String, at location: Testing.SourceLocation) {
+    func record(_ comment: String, severity: Issue.Severity, at location: Testing.SourceLocation) {
         deliveries.withLock { _ in
             guard let continuation = waiting.withLock({ $0.take() }) else {
                 // Not reached: each step ends waiting again. Recorded anyway, as an issue of no test.
-                Issue.record(Comment(rawValue: comment), sourceLocation: location)
+                TestIssueRecording.record(comment, severity: severity, at: location)
                 return
             }
-            continuation.resume(returning: (comment, location))
+            continuation.resume(returning: (comment, severity, location))
             executor.runPending()
         }
     }

@@ -49,6 +49,9 @@ final class XCTestTestHandler: AutomaticTestHandler {
     }
 
     func handle(_ violation: ConfinementViolation) {
+        // A note reports nothing wrong, and XCTest has no issue that fails nothing: it stays out of
+        // the test's output (collect it with withConfinementViolationHandler to look at it).
+        if violation.tier == .note { return }
         enum Route { case now, held, late }
         let onTestThread = pthread_equal(pthread_self(), testThread) != 0
         let route = phase.withLock { phase -> Route in
@@ -80,7 +83,7 @@ final class XCTestTestHandler: AutomaticTestHandler {
     private func record(_ violation: ConfinementViolation, note: String?) {
         let location = ViolationIssueLocation(violation)
         testCase.recordFailure(
-            withDescription: "Schedule violation: " + violation.description + (note.map { "\n  detected:        " + $0 } ?? ""),
+            withDescription: violation.xctestFailureDescription(detected: note),
             inFile: location?.filePath ?? "<unknown>",
             atLine: location?.line ?? 0,
             expected: true

@@ -59,20 +59,6 @@ func onBackgroundThread(_ body: @escaping @Sendable () -> Void) async {
     }
 }
 
-/// Collects what a `withKnownIssue` matcher saw (matchers are `@Sendable`).
-final class IssueLog: Sendable {
-    private let issues = ScheduleLock<[Issue]>([])
-
-    /// Records `issue` and matches it.
-    func match(_ issue: Issue) -> Bool {
-        issues.withLock { $0.append(issue) }
-        return true
-    }
-
-    var all: [Issue] { issues.withLock { $0 } }
-    var comments: [String] { all.map { $0.comments.map(\.rawValue).joined(separator: "\n") } }
-}
-
 extension Trait where Self == ConditionTrait {
     /// For tests that need a debug-tier violation to happen: in a release build without the
     /// `ReleaseChecks` trait, `assertIsolated()` and `@Confined` are compiled out.

@@ -156,7 +156,7 @@ final class MatrixOwnerFixture: Sendable {
         var parent: SerialQueueScheduler?
         var sibling: SerialQueueScheduler?
         switch kind {
-        case .main:
+        case .main, .mainByDefault:
             scheduler = MainThreadScheduler.shared
             queue = .main
         case .tree:
@@ -201,8 +201,10 @@ final class MatrixOwnerFixture: Sendable {
         self.plainThread = plainThread
     }
 
-    /// A new record for this owner (for a detached owner: a detached one, which the first use binds).
+    /// A new record for this owner (for a detached owner: a detached one, which the first use binds;
+    /// for the main thread by default: `Confinement()`, which names no owner).
     func makeConfinement() -> Confinement {
+        if kind == .mainByDefault { return Confinement() }
         if let scheduler { return Confinement(owner: scheduler) }
         return .detached()
     }

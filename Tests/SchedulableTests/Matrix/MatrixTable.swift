@@ -10,6 +10,9 @@ import Testing
 enum MatrixOwner: String, CaseIterable, Sendable, CustomTestStringConvertible {
     /// `MainThreadScheduler.shared`.
     case main
+    /// The main thread as the default owner: `Confinement()`, no owner named. The same rules as
+    /// ``main``; the row runs every cell again to show that the short spelling is the same record.
+    case mainByDefault
     /// A `SerialQueueScheduler` root (a tree).
     case tree
     /// `tree.branch("…")`.
@@ -124,28 +127,33 @@ enum MatrixCell: Sendable {
     case notApplicable
 }
 
+/// The main thread's row, for both spellings of that owner (`Confinement(owner: MainThreadScheduler.shared)`
+/// and `Confinement()`): how the owner is named changes nothing about where its objects may be used.
+let mainOwnerRow: [MatrixContext: MatrixCell] = [
+    .ownerWork: .expect(.pass),
+    .rawAsyncOnOwnerQueue: .expect(.pass),          // DispatchQueue.main work
+    .branchBelow: .notApplicable,
+    .parent: .notApplicable,
+    .sibling: .notApplicable,
+    .otherScheduler: .expect(.reported),
+    .nestedLibrarySync: .expect(.pass),             // the same thread, still in main's work
+    .nestedRawSync: .expect(.pass),
+    .nestedRawSyncInRawWork: .expect(.pass),        // the main queue is blocked on this thread
+    .lentChain: .expect(.reported),                 // exclusion, not affinity: never another thread as main
+    .task: .expect(.reported),
+    .globalQueue: .expect(.reported),
+    .concurrentPerform: .expect(.reported),
+    .plainThread: .expect(.reported),
+    .mainTopLevel: .expect(.pass),
+    .mainQueueUnderDispatchMain: .expect(.pass),
+    .initializerOnAnotherThread: .expect(.pass),    // construction window
+    .deinitOnAnotherThread: .expect(.exempt),
+]
+
 /// The table. Every (owner, context) pair has a cell (`MatrixTests.everyCellIsStated`).
 let matrixTable: [MatrixOwner: [MatrixContext: MatrixCell]] = [
-    .main: [
-        .ownerWork: .expect(.pass),
-        .rawAsyncOnOwnerQueue: .expect(.pass),          // DispatchQueue.main work
-        .branchBelow: .notApplicable,
-        .parent: .notApplicable,
-        .sibling: .notApplicable,
-        .otherScheduler: .expect(.reported),
-        .nestedLibrarySync: .expect(.pass),             // the same thread, still in main's work
-        .nestedRawSync: .expect(.pass),
-        .nestedRawSyncInRawWork: .expect(.pass),        // the main queue is blocked on this thread
-        .lentChain: .expect(.reported),                 // exclusion, not affinity: never another thread as main
-        .task: .expect(.reported),
-        .globalQueue: .expect(.reported),
-        .concurrentPerform: .expect(.reported),
-        .plainThread: .expect(.reported),
-        .mainTopLevel: .expect(.pass),
-        .mainQueueUnderDispatchMain: .expect(.pass),
-        .initializerOnAnotherThread: .expect(.pass),    // construction window
-        .deinitOnAnotherThread: .expect(.exempt),
-    ],
+    .main: mainOwnerRow,
+    .mainByDefault: mainOwnerRow,
     .tree: [
         .ownerWork: .expect(.pass),
         .rawAsyncOnOwnerQueue: .expect(.pass),
@@ -307,7 +315,7 @@ let matrixKnownGaps: [MatrixOwner: [MatrixContext: MatrixKnownGap]] = {
         gap: "issue 13 item 7: without the drain-lock reader, raw sync nested in raw owner work is reported under non-trapping handlers"
     )
     var gaps: [MatrixOwner: [MatrixContext: MatrixKnownGap]] = [:]
-    for owner in [MatrixOwner.main, .tree, .branch, .subBranch, .wrappedQueue, .actorExecutor] {
+    for owner in [MatrixOwner.main, .mainByDefault, .tree, .branch, .subBranch, .wrappedQueue, .actorExecutor] {
         gaps[owner] = [.nestedRawSyncInRawWork: rawNested]
     }
     return gaps

@@ -105,3 +105,11 @@ func useFromAnotherQueue(ownerLabel: String, times: Int = 1, _ use: @escaping @S
 func standardErrorText(_ result: ExitTest.Result) -> String {
     String(decoding: result.standardErrorContent, as: UTF8.self)
 }
+
+/// What the runtime printed after "Fatal error: " in an exit test's standard error (a trap's own
+/// message), whatever comes before it (file and line in debug builds).
+func fatalErrorMessage(_ result: ExitTest.Result) -> String? {
+    standardErrorText(result).split(separator: "\n").first { $0.contains("Fatal error: ") }.map {
+        String($0[$0.range(of: "Fatal error: ")!.upperBound...])
+    }
+}

@@ -1,0 +1,31 @@
+import Dispatch
+import Schedulable
+
+/// A photo library owned by its queue, and one bad access from a helper on another queue while the
+/// owner works: the bug ThreadSanitizer sees as a data race on `pending` (the same program, built
+/// with `--sanitize=thread`, is the Reporting Violations article's side-by-side).
+let libraryQueue = SerialQueueScheduler(label: "com.app.library")
+
+final class PhotoLibrary: ConfinedObject, @unchecked Sendable {
+    let confinement = Confinement(owner: libraryQueue)
+    @Confined var pending: [String] = []
+
+    func add(_ photos: [String]) { pending += photos }
+}
+
+func forgetPending(_ library: PhotoLibrary) {
+    library.pending.removeAll()          // the bad access: not on com.app.library
+}
+
+func dataRace() {
+    let library = PhotoLibrary()
+    let network = DispatchQueue(label: "com.app.network")
+    let done = DispatchGroup()
+    done.enter()
+    libraryQueue.schedule {
+        for photo in 1...1_000 { library.add(["IMG_\(photo).jpg"]) }
+        done.leave()
+    }
+    network.async(group: done) { forgetPending(library) }
+    done.wait()
+}
