@@ -177,6 +177,31 @@ struct ReportContentTests {
     }
 
     @Test(.enabled(if: ConfinementSystem.debugChecksCompiledIn))
+    func theJSONLineCarriesTheAccessSiteAndTheStack() throws {
+        let recorder = ViolationRecorder()
+        let owner = SerialQueueScheduler(label: "content.json.owner")
+        let inbox = withConfinementViolationHandler(recorder) { Inbox(owner: owner) }
+        inbox.confinement.endConstruction()
+        _ = DispatchQueue(label: "content.json.other").sync { BadAccess.readUnread(inbox) }
+        let violation = try #require(recorder.violations.first)
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: Data(violation.jsonLine().utf8)) as? [String: Any]
+        )
+        #expect(object["version"] as? Int == 2)
+        #expect(object["member"] as? String == "unread")
+        let site = try #require(object["accessSite"] as? [String: Any])
+        #expect((site["function"] as? String)?.hasSuffix("static BadAccess.readUnread(_:)") == true)
+        let stack = try #require(object["stack"] as? [[String: Any]])
+        #expect(stack.count == violation.stack.count && !stack.isEmpty)
+        #expect(stack.first?["function"] as? String == site["function"] as? String)
+        #if SCHEDULABLE_DEBUG_BUILD
+        #expect(site["fileID"] as? String == thisFile)
+        #expect(site["line"] as? Int == BadAccess.readUnreadLine)
+        #expect((site["path"] as? String)?.hasSuffix("/Tests/SchedulableTests/ReportContentTests.swift") == true)
+        #endif
+    }
+
+    @Test(.enabled(if: ConfinementSystem.debugChecksCompiledIn))
     func aPropertyReadOnAPoolThread() throws {
         let recorder = ViolationRecorder()
         let owner = SerialQueueScheduler(label: "content.pool.owner")
