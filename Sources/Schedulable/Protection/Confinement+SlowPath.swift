@@ -73,14 +73,10 @@ extension Confinement {
                 return
             }
             reportWrongContext(
-                object: object, member: member.named(on: object), tier: tier, owner: owner,
-                boundAt: boundAt.locationIfAny, typeName: typeName
+                object: object, member: member, tier: tier, owner: owner, boundAt: boundAt.locationIfAny, typeName: typeName
             )
         case .notSerial:
-            ScheduleReporting.report(
-                .firstUseNotSerial(member: member.named(on: object), tier: tier, object: object, typeName: typeName),
-                objectHandler: capturedHandler
-            )
+            reportNotSerial(object: object, member: member, tier: tier, typeName: typeName)
         }
     }
 
@@ -124,10 +120,22 @@ extension Confinement {
         owner: ExecutionContext, boundAt: CodeLocation?, typeName: String? = nil
     ) {
         var violation = ConfinementViolation.wrongContext(
-            member: member, tier: tier, owner: owner, boundAt: boundAt, object: object, typeName: typeName
+            member: member.named(on: object), tier: tier, owner: owner, boundAt: boundAt, object: object, typeName: typeName
         )
         violation.history = historyForReport()
         ScheduleReporting.reportWrongContext(violation, owner: owner, objectHandler: capturedHandler)
+    }
+
+    /// Reports a detached record's first use on a concurrent pool thread (out of line, like every report:
+    /// the legitimate slow path inlined above stays as it was).
+    @inline(never)
+    private func reportNotSerial(
+        object: AnyObject?, member: ConfinedMemberReference, tier: ConfinementViolation.Tier, typeName: String?
+    ) {
+        ScheduleReporting.report(
+            .firstUseNotSerial(member: member.named(on: object), tier: tier, object: object, typeName: typeName),
+            objectHandler: capturedHandler
+        )
     }
 
     /// Matches the options' property key paths to wrappers by reading each property once. Runs only
@@ -158,7 +166,9 @@ extension Confinement {
 
 extension ConfinedMemberReference {
     /// The reference with a `@Confined` property's name filled in from `object`'s fields when it was
-    /// not given (reporting path only; see ``ConfinedPropertyNames``).
+    /// not given (reporting path only, kept out of line so the slow path that inlines its callers does not
+    /// grow; see ``ConfinedPropertyNames``).
+    @inline(never)
     func named(on object: AnyObject?) -> ConfinedMemberReference {
         #if SCHEDULABLE_CHECKS
         if case .property(nil, let declaredAt) = self, let object,
