@@ -1,9 +1,9 @@
 /// The design card's name for ``Confined``: a stored property of a ``ConfinedObject`` class whose
 /// every access is checked against the object's owner.
 ///
-/// `@ScheduleProtected` is the same wrapper as `@Confined` under the name the design card (and
-/// POSSchedulableObject's `POSScheduleProtectionOptions`) uses, so code written from the card
-/// compiles unchanged. It takes the same arguments, is checked the same way in debug builds (and in
+/// `@ScheduleProtected` is the same wrapper as `@Confined` under the name the library's design card
+/// gives it (after POSSchedulableObject's `POSScheduleProtectionOptions`), so code written from the
+/// card compiles unchanged. It takes the same arguments, is checked the same way in debug builds (and in
 /// release builds with the `ReleaseChecks` trait), compiles to plain loads and stores in release
 /// builds without it, and reports a violation under the same member name:
 ///
