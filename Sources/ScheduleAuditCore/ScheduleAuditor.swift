@@ -9,7 +9,7 @@ import Foundation
 ///
 /// Findings:
 /// - ``AuditFinding/Kind/unprotectedStoredProperty``: a stored `var` (plain, `lazy`, `weak`, or with
-///   observers) without `@Confined`. Computed properties have no storage and are skipped.
+///   observers) without `@Confined` (or its alias `@ScheduleProtected`). Computed properties have no storage and are skipped.
 /// - ``AuditFinding/Kind/unguardedMethod``: an instance method whose body never mentions
 ///   `assertIsolated`, `preconditionIsolated` or `isIsolated`. `private`/`fileprivate` methods are
 ///   skipped: only the type's own members can call them, and those are audited. Initializers are
@@ -158,7 +158,8 @@ private struct AuditContext {
             case "swift.property" where isVar:
                 let isWrapped = fragments.contains {
                     $0.kind == "attribute"
-                        && ($0.preciseIdentifier == SymbolIndex.protectedWrapperUSR || $0.spelling == "Confined")
+                        && (SymbolIndex.protectedWrapperUSRs.contains($0.preciseIdentifier ?? "")
+                            || SymbolIndex.protectedWrapperNames.contains($0.spelling))
                 }
                 guard !isWrapped, !isExcluded(name, property: true, in: options) else { continue }
                 let storage = file?.propertyStorage(line: line, column: column) ?? .unknown

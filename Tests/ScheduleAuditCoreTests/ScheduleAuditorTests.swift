@@ -85,6 +85,36 @@ struct ScheduleAuditorTests {
         #expect(report.findings.filter { $0.typeName == "CleanUploader" }.map(\.member) == ["enqueue(_:)"])
     }
 
+    /// The fixture's graph with every `@Confined` attribute of `CleanUploader` respelled as `attribute`
+    /// names it (identifier and spelling), then audited with the fixture's sources.
+    static func auditRespellingConfined(as attribute: (usr: String, spelling: String)) throws -> AuditReport {
+        var graphs = try Fixture.graphs("module")
+        for graph in graphs.indices {
+            for symbol in graphs[graph].symbols.indices where graphs[graph].symbols[symbol].pathComponents.first == "CleanUploader" {
+                graphs[graph].symbols[symbol].declarationFragments = graphs[graph].symbols[symbol].declarationFragments?.map {
+                    guard $0.kind == "attribute", $0.spelling == "Confined" else { return $0 }
+                    var fragment = $0
+                    (fragment.preciseIdentifier, fragment.spelling) = (attribute.usr, attribute.spelling)
+                    return fragment
+                }
+            }
+        }
+        return ScheduleAuditor(moduleGraphs: graphs, contextGraphs: try Fixture.graphs("context"), readSource: Fixture.reader()).run()
+    }
+
+    /// `@ScheduleProtected var x` appears in a graph under the typealias's own identifier (as the
+    /// compiler prints it), not `Confined`'s; the audit must still count the property as wrapped.
+    @Test func scheduleProtectedAliasCountsAsWrapped() throws {
+        let report = try Self.auditRespellingConfined(as: ("s:11Schedulable17ScheduleProtecteda", "ScheduleProtected"))
+        #expect(report.findings.filter { $0.typeName == "CleanUploader" }.isEmpty)
+        // The respelling reached the graph: an attribute the audit does not know leaves the same
+        // properties unwrapped.
+        let unknown = try Self.auditRespellingConfined(as: ("s:7Fixture9PublishedV", "Published"))
+        let reported = unknown.findings.filter { $0.typeName == "CleanUploader" }
+        #expect(Set(reported.map(\.member)) == ["pending", "isPaused", "progress"])
+        #expect(reported.allSatisfy { $0.kind == .unprotectedStoredProperty })
+    }
+
     @Test func withoutDependencyGraphsSchedulableClassesCannotBeShownSendable() throws {
         // `let scheduler = uploads` holds a SerialQueueScheduler: Sendable, but only Schedulable's graph says so.
         let report = try Fixture.audit(context: false)

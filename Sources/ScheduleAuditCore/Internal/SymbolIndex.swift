@@ -3,7 +3,11 @@
 struct SymbolIndex {
     static let protectableProtocolUSR = "s:11Schedulable14ConfinedObjectP"
     static let protectableProtocolName = "Schedulable.ConfinedObject"
-    static let protectedWrapperUSR = "s:11Schedulable8ConfinedV"
+    /// The property wrapper that checks a property, under each of its names: `Confined`, and the
+    /// design card's `ScheduleProtected`, a typealias the graph names by the alias's own identifier.
+    static let protectedWrapperUSRs: Set<String> = ["s:11Schedulable8ConfinedV", "s:11Schedulable17ScheduleProtecteda"]
+    /// The same names as spelled in an attribute, for graphs whose fragments carry no identifier.
+    static let protectedWrapperNames: Set<String> = ["Confined", "ScheduleProtected"]
     static let sendableUSR = "s:s8SendableP"
 
     /// Reference types of the toolchain's modules that are `Sendable` (their graphs are not available
