@@ -68,8 +68,9 @@ struct ScheduleProtectedTests {
             #expect(reported.map(\.kind) == [.wrongContext, .wrongContext, .wrongContext])
             #expect(reported.map(\.objectType) == ["Ledger", "Ledger", "Ledger"])
             #expect(Array(reported.map(\.member).prefix(2)) == ["total", "entries"])
-            // Unnamed, the property is named by where it is declared, as `@Confined` does.
-            #expect(reported.last?.member == "SchedulableTests/ScheduleProtectedTests.swift:\(Ledger.noteLine)")
+            // Unnamed, the property is named by its field, as `@Confined` does; the detail says where it is declared.
+            #expect(reported.last?.member == "note")
+            #expect(reported.last?.detail == "property declared at SchedulableTests/ScheduleProtectedTests.swift:\(Ledger.noteLine)")
             #expect(reported.allSatisfy { $0.expectedOwner == "queue \"test.protected.reported\"" })
             #expect(reported.allSatisfy { $0.actualContext.hasPrefix("queue \"test.protected.intruder\"") })
         }

@@ -4,7 +4,7 @@
 ///
 /// ```swift
 /// @Confined var pending: [Photo] = []
-/// @Confined(name: "isPaused") var isPaused = false   // name used in reports and options
+/// @Confined(name: "paused") var isPaused = false     // reports say `paused`; options' predicates see it
 /// ```
 ///
 /// A read-modify-write (`pending += photos`, `pending.append(photo)`) is checked once: the wrapper's
@@ -29,8 +29,9 @@ public struct Confined<Value> {
     ///
     /// - Parameters:
     ///   - wrappedValue: The initial value.
-    ///   - name: The property's name for reports and for name predicates in options; without it the
-    ///     declaration site (`Module/File.swift:12`) names the property.
+    ///   - name: Overrides the property's name in reports, and names it for name predicates in options;
+    ///     without it reports name the property as the class declares it (found from the class's fields
+    ///     when a report is made).
     ///   - file: The declaration site.
     ///   - line: The declaration site.
     @inlinable
