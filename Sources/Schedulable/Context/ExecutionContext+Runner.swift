@@ -59,11 +59,12 @@ extension ExecutionContext {
         ///
         /// - Parameters:
         ///   - label: A human-readable name used in violation reports. An empty or whitespace-only
-        ///     label stops the program here, with this call site in the message.
+        ///     label stops a debug build here, with this call site in the message; a release build
+        ///     warns and labels the context `unlabelled (File.swift:line)`.
         ///   - file: The call site, named if the label is refused.
         ///   - line: The call site, named if the label is refused.
         public init(label: String, file: StaticString = #fileID, line: UInt = #line) {
-            ExecutionContext.requireMeaningfulLabel(label, in: "ExecutionContext.Runner(label:)", file: file, line: line)
+            let label = ExecutionContext.meaningfulLabel(label, in: "ExecutionContext.Runner(label:)", file: file, line: line)
             context = ExecutionContext(label: label, parent: nil, kind: .custom, id: UInt(csched_next_id()))
         }
 
@@ -76,7 +77,7 @@ extension ExecutionContext {
         ///   - file: The call site, named if the label is refused.
         ///   - line: The call site, named if the label is refused.
         public init(label: String, branchOf parent: Runner, file: StaticString = #fileID, line: UInt = #line) {
-            ExecutionContext.requireMeaningfulLabel(label, in: "ExecutionContext.Runner(label:branchOf:)", file: file, line: line)
+            let label = ExecutionContext.meaningfulLabel(label, in: "ExecutionContext.Runner(label:branchOf:)", file: file, line: line)
             context = ExecutionContext(
                 label: label, parent: parent.context, kind: .custom, id: UInt(csched_next_id())
             )

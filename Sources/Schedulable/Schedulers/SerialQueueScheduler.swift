@@ -47,12 +47,13 @@ public final class SerialQueueScheduler: SerialScheduler {
     ///
     /// - Parameters:
     ///   - label: A reverse-DNS label, e.g. `com.app.network`, named in every report. An empty or
-    ///     whitespace-only label stops the program here, with this call site in the message.
+    ///     whitespace-only label stops a debug build here, with this call site in the message; a
+    ///     release build warns and labels the scheduler `unlabelled (File.swift:line)`.
     ///   - qos: The queue's quality of service.
     ///   - file: The call site, named if the label is refused.
     ///   - line: The call site, named if the label is refused.
     public convenience init(label: String, qos: DispatchQoS = .default, file: StaticString = #fileID, line: UInt = #line) {
-        ExecutionContext.requireMeaningfulLabel(label, in: "SerialQueueScheduler(label:qos:)", file: file, line: line)
+        let label = ExecutionContext.meaningfulLabel(label, in: "SerialQueueScheduler(label:qos:)", file: file, line: line)
         let queue = DispatchQueue(label: label, qos: qos)
         let context = ExecutionContext(label: label, parent: nil, kind: .queue, id: UInt(csched_next_id()), queue: queue)
         self.init(queue: queue, qos: qos, parent: nil, context: context, watchesExclusion: false)
@@ -164,13 +165,14 @@ public final class SerialQueueScheduler: SerialScheduler {
     ///
     /// - Parameters:
     ///   - name: The branch's own name, appended to this scheduler's label with a dot. An empty or
-    ///     whitespace-only name stops the program here, with this call site in the message.
+    ///     whitespace-only name stops a debug build here, with this call site in the message; a
+    ///     release build warns and names the branch `unlabelled (File.swift:line)`.
     ///   - qos: The branch's QoS; `nil` inherits this scheduler's.
     ///   - file: The call site, named if the name is refused.
     ///   - line: The call site, named if the name is refused.
     /// - Returns: The new branch.
     public func branch(_ name: String, qos: DispatchQoS? = nil, file: StaticString = #fileID, line: UInt = #line) -> SerialQueueScheduler {
-        ExecutionContext.requireMeaningfulLabel(name, in: "SerialQueueScheduler.branch(_:qos:)", file: file, line: line)
+        let name = ExecutionContext.meaningfulLabel(name, in: "SerialQueueScheduler.branch(_:qos:)", file: file, line: line)
         return SerialQueueScheduler(branchOf: self, name: name, qos: qos ?? self.qos)
     }
 

@@ -53,7 +53,8 @@ public final class ThreadScheduler: SerialScheduler {
     ///
     /// - Parameters:
     ///   - label: A reverse-DNS label, e.g. `com.app.business`, used in reports and as the thread name.
-    ///     An empty or whitespace-only label stops the program here, with this call site in the message.
+    ///     An empty or whitespace-only label stops a debug build here, with this call site in the message;
+    ///     a release build warns and labels the scheduler `unlabelled (File.swift:line)`.
     ///   - qos: The thread's priority class. On Darwin the thread is created with it
     ///     (`pthread_attr_set_qos_class_np`). On Linux it becomes the thread's nice value (`.utility` 5,
     ///     `.background` 10; `.userInitiated` and `.userInteractive` ask for a negative value, which the
@@ -66,7 +67,7 @@ public final class ThreadScheduler: SerialScheduler {
         label: String, qos: DispatchQoS.QoSClass = .default, stackSize: Int = ThreadScheduler.defaultStackSize,
         file: StaticString = #fileID, line: UInt = #line
     ) {
-        ExecutionContext.requireMeaningfulLabel(label, in: "ThreadScheduler(label:qos:stackSize:)", file: file, line: line)
+        let label = ExecutionContext.meaningfulLabel(label, in: "ThreadScheduler(label:qos:stackSize:)", file: file, line: line)
         precondition(stackSize > 0, "ThreadScheduler(label:qos:stackSize:): the stack size must be positive, not \(stackSize)")
         let context = ExecutionContext(label: label, parent: nil, kind: .threadScheduler, id: UInt(csched_next_id()))
         self.label = label
