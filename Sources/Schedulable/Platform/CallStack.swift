@@ -171,8 +171,13 @@ private enum SymbolCache {
 @available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *)
 private enum RuntimeImages {
     private static let images = ScheduleLock<ImageMap?>(nil)
-    /// Symbolication runs one at a time: reports are rare, and the symbol cache is shared.
-    private static let symbolicating = ScheduleLock(())
+    /// Symbolication runs one at a time: reports are rare, and the symbol cache is shared. A bare mutex,
+    /// not a `ScheduleLock<()>`: the lock's zero-sized state shares its address with the mutex field,
+    /// so ThreadSanitizer took one thread's exclusive access to that state and another's read of the
+    /// mutex (before it locks) for a race on one variable.
+    /// (`nonisolated(unsafe)`: a pthread mutex is made to be shared; `PlatformMutex` is not `Sendable` only
+    /// because it is non-copyable and stored inline.)
+    nonisolated(unsafe) private static let symbolicating = PlatformMutex()
 
     static var current: ImageMap {
         images.withLock { map in
@@ -190,7 +195,7 @@ private enum RuntimeImages {
             images.withLock { $0 = map }
         }
         let options: Backtrace.SymbolicationOptions = [.showInlineFrames, .showSourceLocations, .useSymbolCache]
-        guard let symbolicated = symbolicating.withLock({ _ in backtrace.symbolicated(with: map, options: options) })
+        guard let symbolicated = symbolicating.withLock({ backtrace.symbolicated(with: map, options: options) })
         else { return [] }
         return symbolicated.frames.compactMap { frame -> CallStack.Frame? in
             guard let address = UInt(frame.captured.originalProgramCounter) else { return nil }

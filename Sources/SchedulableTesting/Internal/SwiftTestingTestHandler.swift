@@ -113,7 +113,10 @@ private final class InlineDelivery: OffTaskDelivery {
     private let executor = InlineTaskExecutor()
     private let waiting = ScheduleLock<UnsafeContinuation<Request, Never>?>(nil)
     /// One delivery at a time: each hands the task one issue and runs the task until it waits again.
-    private let deliveries = ScheduleLock(())
+    /// A bare mutex, not a `ScheduleLock<()>`, whose zero-sized state ThreadSanitizer confuses with its
+    /// mutex field (Schedulable's CallStack.swift says how). `nonisolated(unsafe)`: a pthread mutex is
+    /// made to be shared; `PlatformMutex` is not `Sendable` only because it is non-copyable.
+    nonisolated(unsafe) private let deliveries = PlatformMutex()
 
     /// Call on the test case's task: the task made here inherits its task-locals.
     init() {
@@ -131,7 +134,7 @@ private final class InlineDelivery: OffTaskDelivery {
     }
 
     func record(_ comment: String, severity: Issue.Severity, at location: Testing.SourceLocation) {
-        deliveries.withLock { _ in
+        deliveries.withLock {
             guard let continuation = waiting.withLock({ $0.take() }) else {
                 // Not reached: each step ends waiting again. Recorded anyway, as an issue of no test.
                 TestIssueRecording.record(comment, severity: severity, at: location)
