@@ -172,9 +172,10 @@ private enum SymbolCache {
 private enum RuntimeImages {
     private static let images = ScheduleLock<ImageMap?>(nil)
     /// Symbolication runs one at a time: reports are rare, and the symbol cache is shared. A bare mutex,
-    /// not a `ScheduleLock<()>`: the lock's zero-sized state shares its address with the mutex field,
-    /// so ThreadSanitizer took one thread's exclusive access to that state and another's read of the
-    /// mutex (before it locks) for a race on one variable.
+    /// not a `ScheduleLock<()>`: Swift lays a zero-sized stored property out at offset 0, the object's
+    /// own address (checked with `_forEachField`: `state` at 0, the mutex at 16), and ThreadSanitizer
+    /// reported an exclusive access to that "variable" in one thread against a read at the same address
+    /// in another thread that did not yet hold the mutex.
     /// (`nonisolated(unsafe)`: a pthread mutex is made to be shared; `PlatformMutex` is not `Sendable` only
     /// because it is non-copyable and stored inline.)
     nonisolated(unsafe) private static let symbolicating = PlatformMutex()

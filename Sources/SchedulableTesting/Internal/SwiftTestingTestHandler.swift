@@ -113,8 +113,8 @@ private final class InlineDelivery: OffTaskDelivery {
     private let executor = InlineTaskExecutor()
     private let waiting = ScheduleLock<UnsafeContinuation<Request, Never>?>(nil)
     /// One delivery at a time: each hands the task one issue and runs the task until it waits again.
-    /// A bare mutex, not a `ScheduleLock<()>`, whose zero-sized state ThreadSanitizer confuses with its
-    /// mutex field (Schedulable's CallStack.swift says how). `nonisolated(unsafe)`: a pthread mutex is
+    /// A bare mutex, not a `ScheduleLock<()>`, whose zero-sized state sits at the object's own address
+    /// and confused ThreadSanitizer (Schedulable's CallStack.swift says how). `nonisolated(unsafe)`: a pthread mutex is
     /// made to be shared; `PlatformMutex` is not `Sendable` only because it is non-copyable.
     nonisolated(unsafe) private let deliveries = PlatformMutex()
 
