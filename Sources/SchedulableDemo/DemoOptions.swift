@@ -27,7 +27,7 @@ struct DemoOptions: Equatable {
           -h, --help               Show this help.
 
         ENVIRONMENT:
-          SCHEDULE_PROTECTION=<policy>    Overrides the demo's handler, e.g. warn-once or trap (trap stops at the deliberate bug).
+          SCHEDULABLE_CONFINEMENT=<policy>    Overrides the demo's handler, e.g. warn-once or trap (trap stops at the deliberate bug).
         """
 
     /// A command-line mistake, described for the user.

@@ -56,7 +56,7 @@ final class ReportedMembers: Sendable {
     var all: [String] { members.withLock { $0 } }
 }
 
-@Suite struct DemoProtectionTests {
+@Suite struct DemoConfinementTests {
     /// The demo's service is really protected: a read off its scheduler is reported, with its member.
     @Test(.enabled(if: ConfinementSystem.debugChecksCompiledIn, "the debug tier is compiled out"))
     func uploadQueueReportsAccessOffItsOwner() {

@@ -25,8 +25,8 @@ final class Screen: ConfinedObject, @unchecked Sendable {
     let confinement: Confinement
     private var renders = 0
 
-    init(_ protection: Confinement) {
-        confinement = protection
+    init(_ confinement: Confinement) {
+        self.confinement = confinement
     }
 
     func render() -> Int {

@@ -63,14 +63,16 @@ struct AutomaticTestFailureTests {
         var lines: [Substring] { output.split(separator: "\n") }
     }
 
-    static func run(_ arguments: [String], in package: URL, protection: String? = nil) throws -> Run {
+    static func run(_ arguments: [String], in package: URL, confinement: String? = nil) throws -> Run {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["swift"] + arguments + ["--package-path", package.path]
         // The child must decide by itself: nothing of this process's configuration reaches it.
         var environment = ProcessInfo.processInfo.environment
-        environment["SCHEDULE_PROTECTION"] = protection
-        environment["SCHEDULE_PROTECTION_JSONL"] = nil
+        environment["SCHEDULABLE_CONFINEMENT"] = confinement
+        for name in ["SCHEDULABLE_CONFINEMENT_JSONL", "SCHEDULE_PROTECTION", "SCHEDULE_PROTECTION_JSONL"] {
+            environment[name] = nil
+        }
         process.environment = environment
         let output = Pipe()
         process.standardOutput = output
@@ -81,9 +83,9 @@ struct AutomaticTestFailureTests {
         return Run(status: process.terminationStatus, output: String(decoding: data, as: UTF8.self))
     }
 
-    static func test(_ arguments: [String], protection: String? = nil) throws -> Run {
+    static func test(_ arguments: [String], confinement: String? = nil) throws -> Run {
         let package = try package.get()
-        return try run(["test", "--skip-build"] + arguments, in: package, protection: protection)
+        return try run(["test", "--skip-build"] + arguments, in: package, confinement: confinement)
     }
 
     /// Swift Testing's result line of each test: name → passed.
@@ -187,14 +189,14 @@ struct AutomaticTestFailureTests {
     /// A configured process-wide handler is explicit and wins over the automatic one: at `warn` the
     /// violations are printed and no test fails; its `fail-test` level sends them to their tests.
     @Test func aConfiguredPolicyWinsAndItsFailTestLevelFailsTheTest() throws {
-        let warned = try Self.test(["--disable-xctest", "--filter", "failsOnAGCDThread|failsOnItsOwnTask"], protection: "warn")
+        let warned = try Self.test(["--disable-xctest", "--filter", "failsOnAGCDThread|failsOnItsOwnTask"], confinement: "warn")
         #expect(warned.status == 0, "\(warned.output)")
         #expect(Self.swiftTestingResults(warned) == ["failsOnAGCDThread": true, "failsOnItsOwnTask": true])
         #expect(warned.output.contains("Schedulable: Counter.increment() used outside its owner"))
-        let failing = try Self.test(["--disable-xctest", "--filter", "failsOnAGCDThread|failsOnItsOwnTask"], protection: "warn,Counter=fail-test")
+        let failing = try Self.test(["--disable-xctest", "--filter", "failsOnAGCDThread|failsOnItsOwnTask"], confinement: "warn,Counter=fail-test")
         #expect(failing.status != 0)
         #expect(Self.swiftTestingResults(failing) == ["failsOnAGCDThread": false, "failsOnItsOwnTask": false])
-        let xcWarned = try Self.test(["--disable-swift-testing", "--filter", "test3"], protection: "warn")
+        let xcWarned = try Self.test(["--disable-swift-testing", "--filter", "test3"], confinement: "warn")
         #expect(xcWarned.status == 0, "\(xcWarned.output)")
         #expect(Self.xctestResults(xcWarned) == ["test3FailsOnAGCDThread": true])
     }

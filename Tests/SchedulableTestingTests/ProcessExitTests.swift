@@ -9,7 +9,7 @@ import Testing
     /// prints the whole report and stops the process — in a test run, the whole run.
     @Test(.enabled(
         if: ConfinementSystem.debugChecksCompiledIn && ConfinementSystem.handler is TrapViolationHandler,
-        "the default handler traps only in debug builds (and without SCHEDULE_PROTECTION)"
+        "the default handler traps only in debug builds (and without SCHEDULABLE_CONFINEMENT)"
     ))
     func withoutTheHelpersTheDefaultHandlerPrintsTheReportAndStopsTheProcess() async throws {
         let result = try await #require(

@@ -9,15 +9,15 @@ import Testing
 struct BindingTests {
     @Test func explicitOwnerRecordsBindSite() {
         let owner = SerialQueueScheduler(label: "test.bind")
-        let protection = Confinement(owner: owner); let line = #line
-        #expect(protection.owner?.label == "test.bind")
-        #expect(protection.boundAt == CodeLocation(fileID: #fileID, line: line))
+        let record = Confinement(owner: owner); let line = #line
+        #expect(record.owner?.label == "test.bind")
+        #expect(record.boundAt == CodeLocation(fileID: #fileID, line: line))
     }
 
     @Test func detachedBindsOnFirstCheckedUse() {
         let recorder = ViolationRecorder()
         let owner = SerialQueueScheduler(label: "test.detached")
-        let counter = withConfinementViolationHandler(recorder) { Counter(protection: .detached()) }
+        let counter = withConfinementViolationHandler(recorder) { Counter(confinement: .detached()) }
         #expect(counter.confinement.owner == nil)
         owner.sync { counter.ping() }
         #expect(recorder.count == 0)

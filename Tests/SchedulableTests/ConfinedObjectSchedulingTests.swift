@@ -13,8 +13,8 @@ private final class ScheduledCounter: ConfinedObject {
         confinement = Confinement(owner: owner)
     }
 
-    init(protection: Confinement) {
-        confinement = protection
+    init(confinement: Confinement) {
+        self.confinement = confinement
     }
 
     func increment() {
@@ -67,7 +67,7 @@ struct ConfinedObjectSchedulingTests {
         let second = ThreadScheduler(label: "test.objects.second")
         defer { second.shutdown() }
         let bound = SchedulableObject(ScheduledCounter(owner: first), on: second)
-        let detached = SchedulableObject(ScheduledCounter(protection: .detached()), on: second)
+        let detached = SchedulableObject(ScheduledCounter(confinement: .detached()), on: second)
         for counter in [bound, detached] {
             // The object's own always-on guard passes on the wrapper's scheduler, and only there.
             #expect(await counter.run { counter in

@@ -205,7 +205,7 @@ struct CoreSemanticsTests {
     @Test func deadThreadIdentityIsNeverReused() {
         let recorder = ViolationRecorder()
         let counter = withConfinementViolationHandler(recorder) {
-            Counter(protection: .detached())
+            Counter(confinement: .detached())
         }
         onPlainThread { counter.ping() }     // binds to this thread, which then exits
         #expect(recorder.count == 0)

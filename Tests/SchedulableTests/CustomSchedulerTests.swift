@@ -7,7 +7,7 @@ struct CustomSchedulerTests {
     @Test func workRunThroughTheRunnerPassesTheSchedulersChecks() {
         let render = RunnerScheduler(label: "test.render")
         let recorder = ViolationRecorder()
-        let counter = withConfinementViolationHandler(recorder) { Counter(protection: .detached()) }
+        let counter = withConfinementViolationHandler(recorder) { Counter(confinement: .detached()) }
         for _ in 0..<200 {
             // An always-on check: it binds the detached counter on first use in every build.
             let passes = render.runAndWait { () -> Bool in
@@ -24,7 +24,7 @@ struct CustomSchedulerTests {
     @Test func accessOutsideTheRunnersWorkIsReportedEveryTime() {
         let render = RunnerScheduler(label: "test.render.outside")
         let recorder = ViolationRecorder()
-        let counter = withConfinementViolationHandler(recorder) { Counter(protection: .detached()) }
+        let counter = withConfinementViolationHandler(recorder) { Counter(confinement: .detached()) }
         render.runAndWait { counter.incrementAlways() }   // binds it to the custom scheduler, in every build
         for _ in 0..<200 {
             onPlainThread { counter.ping() }
@@ -40,7 +40,7 @@ struct CustomSchedulerTests {
         #expect(branch.executionContext.parent === parent.executionContext)
         let recorder = ViolationRecorder()
         let (parentOwned, branchOwned) = withConfinementViolationHandler(recorder) {
-            (Counter(protection: .detached()), Counter(protection: .detached()))
+            (Counter(confinement: .detached()), Counter(confinement: .detached()))
         }
         parent.runAndWait { parentOwned.incrementAlways() }   // always-on checks bind, in every build
         branch.runAndWait { branchOwned.incrementAlways() }

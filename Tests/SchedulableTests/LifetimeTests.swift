@@ -4,7 +4,7 @@ import Testing
 
 /// Checking never changes what a program does: a protected object lives exactly as long as it would
 /// unprotected (DESIGN.md, "Semantics").
-@Suite("Lifetime: protection keeps nothing alive")
+@Suite("Lifetime: confinement keeps nothing alive")
 struct LifetimeTests {
     /// The shape seen protecting GRDB's `Database`: the object's own queue retains it (here as
     /// queue-specific data). A record that held its owner's scheduler closed the cycle queue → object

@@ -20,8 +20,8 @@ private final class Screen: ConfinedObject, @unchecked Sendable {
     let confinement: Confinement
     @Confined var title = ""
 
-    init(protection: Confinement) {
-        confinement = protection
+    init(confinement: Confinement) {
+        self.confinement = confinement
     }
 
     func render() {
@@ -41,10 +41,10 @@ struct MainThreadSchedulerDispatchMainTests {
                 // The main queue is drained away from the main thread: the case under test.
                 guard !csched_is_main_thread() else { exit(3) }
                 // First check in the process, on an object bound by this use.
-                let detached = Screen(protection: .detached())
+                let detached = Screen(confinement: .detached())
                 detached.render()
                 guard detached.confinement.owner === ExecutionContext.main else { exit(4) }
-                let owned = Screen(protection: Confinement(owner: MainThreadScheduler.shared))
+                let owned = Screen(confinement: Confinement(owner: MainThreadScheduler.shared))
                 MainThreadScheduler.shared.schedule {
                     guard MainThreadScheduler.shared.isIsolated else { exit(5) }
                     owned.render()
@@ -65,7 +65,7 @@ struct MainThreadSchedulerDispatchMainTests {
 
     @Test func aMainOwnedObjectFailsInAThreadSchedulersOwnEvent() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            let owned = Screen(protection: Confinement(owner: MainThreadScheduler.shared))
+            let owned = Screen(confinement: Confinement(owner: MainThreadScheduler.shared))
             let worker = ThreadScheduler(label: "test.main.worker")
             DispatchQueue.main.async {
                 owned.render()  // Closes the construction window: the owner has used it.

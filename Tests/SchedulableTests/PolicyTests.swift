@@ -125,7 +125,7 @@ struct PolicyTests {
     @Test(.enabled(if: ConfinementSystem.debugChecksCompiledIn))
     func anEnvironmentOverrideMakesOneTypeTrapWhileTheRestWarns() async {
         await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            setenv("SCHEDULE_PROTECTION", "warn,Counter=trap", 1)
+            setenv("SCHEDULABLE_CONFINEMENT", "warn,Counter=trap", 1)
             useFromAnotherQueue(ownerLabel: "exit.policy.type") { $0.ping() }
         }.map { result in
             #expect(standardErrorText(result).contains("Counter.ping() used outside its owner"))
@@ -135,7 +135,7 @@ struct PolicyTests {
     @Test(.enabled(if: ConfinementSystem.debugChecksCompiledIn))
     func anEnvironmentMemberOverrideSilencesOneMemberOfATrappingProcess() async {
         await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
-            setenv("SCHEDULE_PROTECTION", "trap,Counter.ping()=off", 1)
+            setenv("SCHEDULABLE_CONFINEMENT", "trap,Counter.ping()=off", 1)
             useFromAnotherQueue(ownerLabel: "exit.policy.member", times: 3) { $0.ping() }
         }.map { result in
             #expect(!standardErrorText(result).contains("used outside its owner"))
@@ -145,7 +145,7 @@ struct PolicyTests {
     @Test(.enabled(if: ConfinementSystem.debugChecksCompiledIn))
     func aMalformedEnvironmentEntryIsReportedAndTheValidOnesStillApply() async {
         await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
-            setenv("SCHEDULE_PROTECTION", "warn,Counter=loud", 1)
+            setenv("SCHEDULABLE_CONFINEMENT", "warn,Counter=loud", 1)
             useFromAnotherQueue(ownerLabel: "exit.policy.malformed", times: 2) { $0.ping() }
         }.map { result in
             let stderr = standardErrorText(result)
@@ -157,7 +157,7 @@ struct PolicyTests {
 
     @Test func thePreconditionTierStopsTheProcessEvenWhenItsLevelIsOff() async {
         await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            setenv("SCHEDULE_PROTECTION", "off", 1)
+            setenv("SCHEDULABLE_CONFINEMENT", "off", 1)
             useFromAnotherQueue(ownerLabel: "exit.policy.precondition") { $0.incrementAlways() }
         }.map { result in
             #expect(standardErrorText(result).contains("Counter.incrementAlways() used outside its owner"))

@@ -65,7 +65,7 @@ struct PoolThreadTests {
     /// serial scheduler binds it.
     @Test func aDetachedObjectIsNotBoundToAGlobalQueueWorker() {
         let recorder = ViolationRecorder()
-        let counter = withConfinementViolationHandler(recorder) { Counter(protection: .detached()) }
+        let counter = withConfinementViolationHandler(recorder) { Counter(confinement: .detached()) }
         let answers = LockedList<Bool>()
         let group = DispatchGroup()
         for _ in 0..<200 {
@@ -87,7 +87,7 @@ struct PoolThreadTests {
     /// The same in a task on the cooperative pool.
     @Test func aDetachedObjectIsNotBoundToACooperativePoolThread() async {
         let recorder = ViolationRecorder()
-        let counter = withConfinementViolationHandler(recorder) { Counter(protection: .detached()) }
+        let counter = withConfinementViolationHandler(recorder) { Counter(confinement: .detached()) }
         for _ in 0..<200 {
             await Task.detached { counter.ping() }.value
         }

@@ -379,7 +379,7 @@ struct ReportContentTests {
 
     @Test func theEnvironmentSetsTheStackDepth() async {
         await #expect(processExitsWith: .success) {
-            setenv("SCHEDULE_PROTECTION_STACK", "3", 1)
+            setenv("SCHEDULABLE_CONFINEMENT_STACK", "3", 1)
             guard ConfinementSystem.reportStackDepth == 3 else { exit(1) }
         }
     }

@@ -39,7 +39,7 @@ struct ReportSinkTests {
     @Test(.enabled(if: ConfinementSystem.debugChecksCompiledIn))
     func theSummaryIsPrintedAtExitWhenReportsWereHeldBack() async {
         await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
-            setenv("SCHEDULE_PROTECTION", "warn", 1)
+            setenv("SCHEDULABLE_CONFINEMENT", "warn", 1)
             useFromAnotherQueue(ownerLabel: "exit.storm", times: 40) { $0.ping() }
             exit(0)   // a normal exit, which runs the atexit handlers (an exit test's own end may not)
         }.map { result in
@@ -90,8 +90,8 @@ struct ReportSinkTests {
         try? FileManager.default.removeItem(atPath: path)
         defer { try? FileManager.default.removeItem(atPath: path) }
         await #expect(processExitsWith: .success) {
-            setenv("SCHEDULE_PROTECTION", "warn,Counter.reset()=off", 1)
-            setenv("SCHEDULE_PROTECTION_JSONL", NSTemporaryDirectory() + "schedulable-exit-test-sink.jsonl", 1)
+            setenv("SCHEDULABLE_CONFINEMENT", "warn,Counter.reset()=off", 1)
+            setenv("SCHEDULABLE_CONFINEMENT_JSONL", NSTemporaryDirectory() + "schedulable-exit-test-sink.jsonl", 1)
             useFromAnotherQueue(ownerLabel: "exit.sink", times: 3) { $0.ping() }
             useFromAnotherQueue(ownerLabel: "exit.sink.off") { $0.reset() }
         }

@@ -166,7 +166,7 @@ struct ReportingTests {
     @Test(.enabled(if: ConfinementSystem.debugChecksCompiledIn))
     func environmentVariableSwitchesToWarnOnceAndTheProcessContinues() async {
         await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
-            setenv("SCHEDULE_PROTECTION", "warn-once", 1)
+            setenv("SCHEDULABLE_CONFINEMENT", "warn-once", 1)
             useFromAnotherQueue(ownerLabel: "exit.env.owner", times: 3) { $0.ping() }
         }.map { result in
             let stderr = standardErrorText(result)
@@ -179,7 +179,7 @@ struct ReportingTests {
     @Test(.enabled(if: ConfinementSystem.debugChecksCompiledIn))
     func environmentVariableOverridesBootstrap() async {
         await #expect(processExitsWith: .success) {
-            setenv("SCHEDULE_PROTECTION", "off", 1)
+            setenv("SCHEDULABLE_CONFINEMENT", "off", 1)
             ConfinementSystem.bootstrap(.trap)
             useFromAnotherQueue(ownerLabel: "exit.env.off") { $0.ping() }
         }
@@ -187,11 +187,11 @@ struct ReportingTests {
 
     @Test func invalidEnvironmentValueIsReportedNotSilentlyIgnored() async {
         await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
-            setenv("SCHEDULE_PROTECTION", "loud", 1)
+            setenv("SCHEDULABLE_CONFINEMENT", "loud", 1)
             _ = ConfinementSystem.handler
         }.map { result in
             let stderr = standardErrorText(result)
-            #expect(stderr.contains("SCHEDULE_PROTECTION: the confinement policy \"loud\" has a problem: \"loud\": unknown level \"loud\""))
+            #expect(stderr.contains("SCHEDULABLE_CONFINEMENT: the confinement policy \"loud\" has a problem: \"loud\": unknown level \"loud\""))
             #expect(stderr.contains("levels: off, warn-once, warn, fail-test, trap"))
         }
     }

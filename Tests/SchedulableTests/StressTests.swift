@@ -59,7 +59,7 @@ struct StressTests {
     @Test func manyDetachedObjectsBindToTheirFirstUsersConcurrently() {
         let recorder = ViolationRecorder()
         let schedulers = (0..<4).map { SerialQueueScheduler(label: "stress.detached.\($0)") }
-        let objects = withConfinementViolationHandler(recorder) { (0..<400).map { _ in Counter(protection: .detached()) } }
+        let objects = withConfinementViolationHandler(recorder) { (0..<400).map { _ in Counter(confinement: .detached()) } }
         DispatchQueue.concurrentPerform(iterations: objects.count) { index in
             schedulers[index % schedulers.count].sync { objects[index].increment() }
         }

@@ -315,23 +315,23 @@ struct ThreadSchedulerTests {
     @Test func deadSchedulersNeverPassChecksOnThreadsThatReuseTheirPthread() {
         // pthread_t values are recycled (glibc reuses the stacks of joined threads); context ids are
         // not. Each new scheduler checks the object of the one before it.
-        var previousProtection: Confinement?
+        var previousRecord: Confinement?
         var previousThread: pthread_t?
         let reuses = ScheduleLock(0)
         let falsePasses = ScheduleLock(0)
         for index in 0..<1_000 {
             let scheduler = ThreadScheduler(label: "test.aba.\(index)")
-            let protection = Confinement(owner: scheduler)
-            let old = previousProtection
+            let record = Confinement(owner: scheduler)
+            let old = previousRecord
             let oldThread = previousThread
             let thread = scheduler.sync { () -> pthread_t in
                 if let old, old.isIsolated { falsePasses.withLock { $0 += 1 } }
                 if let oldThread, pthread_equal(oldThread, pthread_self()) != 0 { reuses.withLock { $0 += 1 } }
-                #expect(protection.isIsolated)
+                #expect(record.isIsolated)
                 return pthread_self()
             }
             scheduler.shutdown()
-            previousProtection = protection
+            previousRecord = record
             previousThread = thread
         }
         #expect(falsePasses.withLock { $0 } == 0)

@@ -30,7 +30,7 @@ struct TiersTests {
         // Bind the object to a queue, then use it from another one: only a build with the debug tier
         // compiled in can notice. (The detached binding would need a check to happen at all.)
         let recorder = ViolationRecorder()
-        let counter = withConfinementViolationHandler(recorder) { Counter(protection: .detached()) }
+        let counter = withConfinementViolationHandler(recorder) { Counter(confinement: .detached()) }
         SerialQueueScheduler(label: "test.tiers.first").sync { counter.increment() }
         SerialQueueScheduler(label: "test.tiers.second").sync { counter.increment() }
         if ConfinementSystem.debugChecksCompiledIn {

@@ -17,7 +17,7 @@
 /// ``withConfinementViolationHandler(_:operation:)`` (the SchedulableTesting trait and base class
 /// are such scopes), captured by the object or in scope where the violation is raised; then a
 /// process-wide configuration — ``ConfinementSystem/bootstrap(_:file:line:)`` or the
-/// `SCHEDULE_PROTECTION` variable — whose ``ConfinementLevel/failTest`` level is what sends a
+/// `SCHEDULABLE_CONFINEMENT` variable — whose ``ConfinementLevel/failTest`` level is what sends a
 /// violation to the test. Notes (a `present()` that waited, work cancelled at shutdown) go to the
 /// test that caused them too, never failing it, so a green run prints none of them; the precondition
 /// tier stops the process after any handler.

@@ -8,7 +8,7 @@
 /// ]))
 /// ```
 ///
-/// The same policy in the `SCHEDULE_PROTECTION` environment variable:
+/// The same policy in the `SCHEDULABLE_CONFINEMENT` environment variable:
 /// `warn-once,UploadQueue=trap,UploadQueue.debugDump()=off` (see ``init(parsing:fallback:)``).
 public struct ConfinementPolicy: Sendable, Equatable, CustomStringConvertible {
     /// The level of every violation no override names.
@@ -28,7 +28,7 @@ public struct ConfinementPolicy: Sendable, Equatable, CustomStringConvertible {
         self.overrides = overrides
     }
 
-    /// Parses the compact syntax of the `SCHEDULE_PROTECTION` environment variable.
+    /// Parses the compact syntax of the `SCHEDULABLE_CONFINEMENT` environment variable.
     ///
     /// Entries are separated by commas; white space around them is ignored. An entry without `=` is the
     /// default level (at most one); `Name=level` sets the level of a type (`UploadQueue=trap`) or of a

@@ -5,7 +5,7 @@ import CSchedulableContext
 /// Configure it once, early, with ``bootstrap(_:file:line:)`` (a handler) or
 /// ``bootstrap(policy:file:line:)`` (levels per type and member); a second call traps. Without a
 /// bootstrap, debug builds trap on a violation and release builds (where only the always-on tier and the
-/// `ReleaseChecks` trait produce violations) warn once per call site. The `SCHEDULE_PROTECTION`
+/// `ReleaseChecks` trait produce violations) warn once per call site. The `SCHEDULABLE_CONFINEMENT`
 /// environment variable — a ``ConfinementPolicy`` in its compact syntax, such as
 /// `warn-once,UploadQueue=trap` — is read the first time a violation is handled and overrides both, so a
 /// deployed beta can change its levels without a rebuild.
@@ -16,19 +16,31 @@ import CSchedulableContext
 /// test that caused it; a configured process-wide handler is explicit and wins over that, except at
 /// its ``ConfinementLevel/failTest`` level.
 public enum ConfinementSystem {
-    /// The environment variable that overrides the handler with a policy: `SCHEDULE_PROTECTION`.
-    public static let environmentVariable = "SCHEDULE_PROTECTION"
+    /// The environment variable that overrides the handler with a policy: `SCHEDULABLE_CONFINEMENT`.
+    public static let environmentVariable = "SCHEDULABLE_CONFINEMENT"
+
+    /// The former name of ``environmentVariable``, still read (after the new one) with a notice.
+    @available(*, deprecated, message: "set SCHEDULABLE_CONFINEMENT (ConfinementSystem.environmentVariable)")
+    public static let deprecatedEnvironmentVariable = EnvironmentSetting.policy.deprecatedName
 
     /// The environment variable that names a file every delivered violation is also appended to, as
-    /// JSON Lines: `SCHEDULE_PROTECTION_JSONL` (see ``JSONLinesViolationHandler``).
-    public static let jsonLinesEnvironmentVariable = "SCHEDULE_PROTECTION_JSONL"
+    /// JSON Lines: `SCHEDULABLE_CONFINEMENT_JSONL` (see ``JSONLinesViolationHandler``).
+    public static let jsonLinesEnvironmentVariable = "SCHEDULABLE_CONFINEMENT_JSONL"
 
-    /// The environment variable that sets ``reportStackDepth`` at start-up: `SCHEDULE_PROTECTION_STACK`
+    /// The former name of ``jsonLinesEnvironmentVariable``, still read (after the new one) with a notice.
+    @available(*, deprecated, message: "set SCHEDULABLE_CONFINEMENT_JSONL (ConfinementSystem.jsonLinesEnvironmentVariable)")
+    public static let deprecatedJSONLinesEnvironmentVariable = EnvironmentSetting.jsonLines.deprecatedName
+
+    /// The environment variable that sets ``reportStackDepth`` at start-up: `SCHEDULABLE_CONFINEMENT_STACK`
     /// (a number of frames; `0` turns the stack off).
-    public static let stackDepthEnvironmentVariable = "SCHEDULE_PROTECTION_STACK"
+    public static let stackDepthEnvironmentVariable = "SCHEDULABLE_CONFINEMENT_STACK"
+
+    /// The former name of ``stackDepthEnvironmentVariable``, still read (after the new one) with a notice.
+    @available(*, deprecated, message: "set SCHEDULABLE_CONFINEMENT_STACK (ConfinementSystem.stackDepthEnvironmentVariable)")
+    public static let deprecatedStackDepthEnvironmentVariable = EnvironmentSetting.stackDepth.deprecatedName
 
     /// How many frames of the violating thread a report shows, from its access site on, in builds with the
-    /// debug tier (8 unless `SCHEDULE_PROTECTION_STACK` says otherwise; 0 shows none). Every report names
+    /// debug tier (8 unless `SCHEDULABLE_CONFINEMENT_STACK` says otherwise; 0 shows none). Every report names
     /// its access site whatever this is. Read when a violation is made, so a change applies to the next.
     public static var reportStackDepth: Int {
         get { stackDepth.withLock { $0 } }
@@ -36,7 +48,7 @@ public enum ConfinementSystem {
     }
 
     private static let stackDepth = ScheduleLock<Int>(
-        StandardError.environmentValue(stackDepthEnvironmentVariable).flatMap { Int($0) }.map { max(0, $0) } ?? 8
+        (EnvironmentSetting.stackDepth.read()?.value).flatMap { Int($0) }.map { max(0, $0) } ?? 8
     )
 
     /// Whether the debug-tier checks (`@Confined`, `assertIsolated()`) were compiled into
@@ -60,12 +72,12 @@ public enum ConfinementSystem {
     /// The policy of the environment variable, if it is set. Entries that cannot be parsed are reported
     /// (each one, with the syntax) and left out; the valid ones still apply.
     private static let environmentHandler: (any ConfinementViolationHandler)? = {
-        guard let value = StandardError.environmentValue(environmentVariable) else { return nil }
+        guard let (value, name) = EnvironmentSetting.policy.read() else { return nil }
         do throws(ConfinementPolicyError) {
             return PolicyViolationHandler(try ConfinementPolicy(parsing: value, fallback: defaultLevel))
         } catch {
             StandardError.write(
-                "Schedulable: \(environmentVariable): \(error.description); applying the valid entries: "
+                "Schedulable: \(name): \(error.description); applying the valid entries: "
                     + "\(error.validPart)\n"
             )
             return PolicyViolationHandler(error.validPart)
@@ -171,7 +183,7 @@ public enum ConfinementSystem {
     }
 
     /// Whether the process-wide handler was configured — by ``bootstrap(_:file:line:)`` or the
-    /// `SCHEDULE_PROTECTION` variable — rather than left to the build's default. A configured handler
+    /// `SCHEDULABLE_CONFINEMENT` variable — rather than left to the build's default. A configured handler
     /// is explicit, so it wins over a test's automatic one.
     package static var isExplicitlyConfigured: Bool {
         environmentHandler != nil || bootstrapped.withLock { $0 != nil }

@@ -1,7 +1,7 @@
 /// Appends every violation it receives to a file, one JSON object a line — for CI to collect the
 /// violations of a whole test run (see ``ConfinementViolation/jsonLine(level:)`` for the schema).
 ///
-/// The process-wide sink is switched on without code by the `SCHEDULE_PROTECTION_JSONL` environment
+/// The process-wide sink is switched on without code by the `SCHEDULABLE_CONFINEMENT_JSONL` environment
 /// variable (a path): then every violation the library delivers, to any handler (test scopes included),
 /// is also appended there. Each line is one `write` to a file opened with `O_APPEND`, so lines from
 /// several threads and processes never interleave.
@@ -43,9 +43,9 @@ public final class JSONLinesViolationHandler: ConfinementViolationHandler {
         StandardError.write(violation.jsonLine(level: level), toDescriptor: descriptor)
     }
 
-    /// The sink `SCHEDULE_PROTECTION_JSONL` names, opened the first time it is needed.
+    /// The sink `SCHEDULABLE_CONFINEMENT_JSONL` names, opened the first time it is needed.
     static let process: JSONLinesViolationHandler? = {
-        guard let path = StandardError.environmentValue(ConfinementSystem.jsonLinesEnvironmentVariable),
+        guard let path = EnvironmentSetting.jsonLines.read()?.value,
             !path.isEmpty
         else { return nil }
         return JSONLinesViolationHandler(path: path)

@@ -8,7 +8,7 @@ import Darwin
 import CSchedulableContext
 
 /// Handles each violation at the level a ``ConfinementPolicy`` gives it: the process-wide default
-/// handler, and what the `SCHEDULE_PROTECTION` environment variable installs.
+/// handler, and what the `SCHEDULABLE_CONFINEMENT` environment variable installs.
 ///
 /// - ``ConfinementLevel/off``: nothing.
 /// - ``ConfinementLevel/warnOnce``: the whole report the first time an access site (of a member)

@@ -10,7 +10,7 @@ package enum ScheduleReporting {
     /// 1. the handler the object captured from a ``withConfinementViolationHandler(_:operation:)``
     ///    scope, else the scope the violation is raised in;
     /// 2. the test the object captured, else the test of the code raising the violation — unless the
-    ///    process-wide handler was configured (bootstrap, `SCHEDULE_PROTECTION`): then that handler,
+    ///    process-wide handler was configured (bootstrap, `SCHEDULABLE_CONFINEMENT`): then that handler,
     ///    except that a violation it puts at ``ConfinementLevel/failTest`` goes to the test. A note
     ///    goes to the test too (which records it without failing): in a test run it belongs to the
     ///    test that caused it, not to the console;

@@ -183,7 +183,7 @@ struct MatrixTests {
     }
 
     /// Every handler level on one representative violating cell (a tree's object used from a global
-    /// queue, three times), through `SCHEDULE_PROTECTION` as a user sets it: what each level does is
+    /// queue, three times), through `SCHEDULABLE_CONFINEMENT` as a user sets it: what each level does is
     /// what the ConfinementLevel documentation says. (PolicyTests covers the parsing, per-type and
     /// per-member levels, and the handler's own counting; this is the end-to-end path of a real access.)
     @Test(.enabled(if: ConfinementSystem.debugChecksCompiledIn), arguments: ConfinementLevel.allCases)
@@ -191,7 +191,7 @@ struct MatrixTests {
         let expectation: ExitTest.Condition = level == .trap ? .failure : .success
         let setting = level.rawValue   // an exit test captures Codable values only
         await #expect(processExitsWith: expectation, observing: [\.standardErrorContent]) { [setting = setting as String] in
-            setenv("SCHEDULE_PROTECTION", setting, 1)
+            setenv("SCHEDULABLE_CONFINEMENT", setting, 1)
             let owner = SerialQueueScheduler(label: "exit.matrix.level")
             let subject = MatrixSubject(Confinement(owner: owner))
             subject.confinement.endConstruction()

@@ -36,8 +36,8 @@ final class Counter: ConfinedObject, @unchecked Sendable {
         confinement = Confinement(owner: owner)
     }
 
-    init(protection: Confinement) {
-        confinement = protection
+    init(confinement: Confinement) {
+        self.confinement = confinement
     }
 
     /// A method guard and nothing else: one check per call.
