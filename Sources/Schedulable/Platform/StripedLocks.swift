@@ -6,7 +6,7 @@ import Musl
 import Darwin
 #endif
 
-/// A fixed table of pthread mutexes shared by every protection record, picked by the record's
+/// A fixed table of pthread mutexes shared by every confinement record, picked by the record's
 /// address: a record's binding changes under "its" stripe, so no record allocates a lock of its own.
 ///
 /// Why stripes and not a lock per record: a record exists per protected object and its binding

@@ -89,9 +89,9 @@ extension Confinement {
     private func checkStored(in object: AnyObject?, member: ConfinedMemberReference) {
         guard let object, let confined = object as? any ConfinedObject, confined.confinement !== self else { return }
         endConstruction()
-        if UnstoredProtectionTypes.isFirstReport(of: type(of: object)) {
+        if UnstoredConfinementTypes.isFirstReport(of: type(of: object)) {
             ScheduleReporting.report(
-                .unstoredProtection(on: object, member: member.named(on: object), owner: owner), objectHandler: capturedHandler
+                .unstoredConfinement(on: object, member: member.named(on: object), owner: owner), objectHandler: capturedHandler
             )
         }
     }
@@ -181,8 +181,8 @@ extension ConfinedMemberReference {
     }
 }
 
-/// The types already reported for an unstored protection record: each is reported once.
-enum UnstoredProtectionTypes {
+/// The types already reported for an unstored confinement record: each is reported once.
+enum UnstoredConfinementTypes {
     private static let reported = ScheduleLock(Set<ObjectIdentifier>())
 
     /// Whether `type` is reported now for the first time (and remembers it).

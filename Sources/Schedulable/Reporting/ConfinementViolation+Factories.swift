@@ -157,12 +157,12 @@ extension ConfinementViolation {
         )
     }
 
-    /// An object whose `confinement` is not stored (see ``ConfinementViolation/Kind/unstoredProtection``).
-    package static func unstoredProtection(
+    /// An object whose `confinement` is not stored (see ``ConfinementViolation/Kind/unstoredConfinement``).
+    package static func unstoredConfinement(
         on object: AnyObject, member: ConfinedMemberReference, owner: ExecutionContext?
     ) -> ConfinementViolation {
         var violation = ConfinementViolation(
-            kind: .unstoredProtection,
+            kind: .unstoredConfinement,
             tier: .assert,
             objectType: String(describing: type(of: object)),
             member: member.displayName,

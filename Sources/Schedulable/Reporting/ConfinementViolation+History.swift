@@ -62,7 +62,7 @@ extension ConfinementViolation {
         /// How many owner changes a history keeps: the latest ones.
         public static let ownerChangeCapacity = 4
 
-        /// Where the protection record was created: the `Confinement(owner:)` call, or the
+        /// Where the confinement record was created: the `Confinement(owner:)` call, or the
         /// `Confinement.detached()` call.
         public var createdAt: CodeLocation?
         /// The thread that created it: `main thread`; when the object's first change of owner was made on

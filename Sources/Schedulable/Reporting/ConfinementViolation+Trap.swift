@@ -11,7 +11,7 @@ extension ConfinementViolation {
         case .concurrentQueue: return "concurrent queue"
         case .deadlock: return "deadlocking wait"
         case .invalidOption: return "invalid option"
-        case .unstoredProtection: return "unstored protection record"
+        case .unstoredConfinement: return "unstored confinement record"
         case .waitingRequired: return "waiting required"
         case .cancelledAtShutdown: return "cancelled at shutdown"
         default: return kind.rawValue
@@ -31,8 +31,8 @@ extension ConfinementViolation {
             return "\(qualifiedMember) would wait forever for \(expectedOwner)"
         case .invalidOption:
             return "an option of \(objectType ?? "a protected type") names no protected member"
-        case .unstoredProtection:
-            return "\(objectType ?? "a protected type") does not store its protection record"
+        case .unstoredConfinement:
+            return "\(objectType ?? "a protected type") does not store its confinement record"
         case .waitingRequired:
             return "\(qualifiedMember) had to wait"
         case .cancelledAtShutdown:

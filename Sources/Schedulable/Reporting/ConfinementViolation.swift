@@ -27,9 +27,14 @@ public struct ConfinementViolation: Sendable, CustomStringConvertible {
         public static let deadlock = Kind(rawValue: "deadlock")
         /// An option names a member that is not protected (e.g. a key path to a plain property).
         public static let invalidOption = Kind(rawValue: "invalidOption")
-        /// An object does not store its protection record: its `confinement` gives a new record on
+        /// An object does not store its confinement record: its `confinement` gives a new record on
         /// every read (a computed property), so no record remembers what happened to the object.
-        public static let unstoredProtection = Kind(rawValue: "unstoredProtection")
+        // The raw value keeps the kind's former name: it is part of the JSON Lines schema 2, which is
+        // public (tools read `"kind"`), so renaming the constant must not change what is written.
+        public static let unstoredConfinement = Kind(rawValue: "unstoredProtection")
+        /// The former name of ``unstoredConfinement`` (the same kind, the same raw value).
+        @available(*, deprecated, renamed: "unstoredConfinement")
+        public static var unstoredProtection: Kind { unstoredConfinement }
         /// A note, not a fault: `ScheduledFuture.present()` had to wait for its work (STMQ's "waiting is required"
         /// log).
         ///
@@ -138,8 +143,8 @@ public struct ConfinementViolation: Sendable, CustomStringConvertible {
             lines.append("Schedulable: waiting here would deadlock")
         case .invalidOption:
             lines.append("Schedulable: an option of \(objectType ?? "a protected type") names no protected member")
-        case .unstoredProtection:
-            lines.append("Schedulable: \(objectType ?? "a protected type") does not store its protection record")
+        case .unstoredConfinement:
+            lines.append("Schedulable: \(objectType ?? "a protected type") does not store its confinement record")
         case .waitingRequired:
             lines.append("Schedulable: note: \(qualifiedMember) had to wait")
         case .cancelledAtShutdown:

@@ -4,8 +4,8 @@ import Testing
 
 /// A `confinement` that is computed gives a new record on every read: without detection every check
 /// would pass on any thread (each new record is "being built" by the thread that reads it).
-@Suite("Protection records that are not stored")
-struct UnstoredProtectionTests {
+@Suite("Confinement records that are not stored")
+struct UnstoredConfinementTests {
     static let repetitions = 200
 
     final class ComputedRecord: ConfinedObject, @unchecked Sendable {
@@ -40,11 +40,11 @@ struct UnstoredProtectionTests {
             }
         }
         let kinds = recorder.violations.map(\.kind)
-        #expect(kinds.filter { $0 == .unstoredProtection }.count == expectedDebugTier(1))
+        #expect(kinds.filter { $0 == .unstoredConfinement }.count == expectedDebugTier(1))
         #expect(kinds.filter { $0 == .wrongContext }.count == expectedDebugTier(Self.repetitions))
         #expect(kinds.count == expectedDebugTier(Self.repetitions + 1))
-        if let report = recorder.violations.first(where: { $0.kind == .unstoredProtection }) {
-            #expect(report.description.contains("ComputedRecord does not store its protection record"))
+        if let report = recorder.violations.first(where: { $0.kind == .unstoredConfinement }) {
+            #expect(report.description.contains("ComputedRecord does not store its confinement record"))
             #expect(report.member == "ping()")
         }
     }
@@ -56,7 +56,7 @@ struct UnstoredProtectionTests {
         withConfinementViolationHandler(recorder) {
             for _ in 0..<Self.repetitions { DispatchQueue(label: "test.unstored.detached").sync { object.ping() } }
         }
-        #expect(recorder.violations.map(\.kind) == Array(repeating: .unstoredProtection, count: expectedDebugTier(1)))
+        #expect(recorder.violations.map(\.kind) == Array(repeating: .unstoredConfinement, count: expectedDebugTier(1)))
     }
 
     /// A stored record is never mistaken for an unstored one, in its construction window or after.
@@ -72,4 +72,20 @@ struct UnstoredProtectionTests {
         }
         #expect(recorder.count == 0)
     }
+
+    /// The kind's new name writes the raw value of schema 2 (a JSON Lines reader sees no change), and
+    /// the former name, deprecated, is the same kind.
+    @Test func theRenamedKindKeepsItsRawValueAndItsFormerName() {
+        #expect(ConfinementViolation.Kind.unstoredConfinement.rawValue == "unstoredProtection")
+        #expect((FormerSpelling.self as any FormerSpellingReader.Type).kind == .unstoredConfinement)
+    }
+}
+
+/// Reads the deprecated spelling through a protocol requirement, so the test compiles without a
+/// deprecation warning (warnings are errors here) and still names `.unstoredProtection` itself.
+private protocol FormerSpellingReader { static var kind: ConfinementViolation.Kind { get } }
+
+private enum FormerSpelling: FormerSpellingReader {
+    @available(*, deprecated)
+    static var kind: ConfinementViolation.Kind { .unstoredProtection }
 }
