@@ -9,7 +9,9 @@ import Darwin
 /// The library's one mutex: a `pthread_mutex_t` at a stable heap address.
 ///
 /// Every lock in the library is built on it (``ScheduleLock`` for guarded values, the thread
-/// scheduler's event queue with a ``PlatformCondition``). Not `Synchronization.Mutex`: on Linux its
+/// scheduler's event queue with a ``PlatformCondition``, and ``StripedLocks``, a fixed table of mutexes
+/// that uses its raw operations: ``initialize(at:)``, ``lock(_:)``, ``unlock(_:)``, the same calls this
+/// type's own methods make). Not `Synchronization.Mutex`: on Linux its
 /// futex is invisible to ThreadSanitizer, which then reports every contended critical section as a
 /// race, and it would raise the package's OS floor; a pthread mutex is intercepted by every sanitizer.
 /// Non-copyable, so the mutex has exactly one owner that destroys it.
@@ -19,9 +21,7 @@ package struct PlatformMutex: ~Copyable {
 
     package init() {
         pointer = .allocate(capacity: 1)
-        pointer.initialize(to: pthread_mutex_t())
-        let result = pthread_mutex_init(pointer, nil)
-        precondition(result == 0, "Schedulable: pthread_mutex_init failed with error \(result)")
+        Self.initialize(at: pointer)
     }
 
     deinit {
@@ -31,11 +31,34 @@ package struct PlatformMutex: ~Copyable {
     }
 
     package func lock() {
-        pthread_mutex_lock(pointer)
+        Self.lock(pointer)
     }
 
     package func unlock() {
-        pthread_mutex_unlock(pointer)
+        Self.unlock(pointer)
+    }
+
+    // MARK: Raw operations, for mutexes whose storage someone else owns
+
+    /// Makes the uninitialised memory at `mutex` a default (normal, process-private) mutex; traps if
+    /// the system refuses. The memory must never move afterwards.
+    @inline(__always)
+    static func initialize(at mutex: UnsafeMutablePointer<pthread_mutex_t>) {
+        mutex.initialize(to: pthread_mutex_t())
+        let result = pthread_mutex_init(mutex, nil)
+        precondition(result == 0, "Schedulable: pthread_mutex_init failed with error \(result)")
+    }
+
+    /// Takes the mutex at `mutex` (initialised with ``initialize(at:)``).
+    @inline(__always)
+    static func lock(_ mutex: UnsafeMutablePointer<pthread_mutex_t>) {
+        pthread_mutex_lock(mutex)
+    }
+
+    /// Releases the mutex at `mutex`, held by the calling thread.
+    @inline(__always)
+    static func unlock(_ mutex: UnsafeMutablePointer<pthread_mutex_t>) {
+        pthread_mutex_unlock(mutex)
     }
 
     /// Runs `body` with the mutex held.

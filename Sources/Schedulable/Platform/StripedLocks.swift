@@ -6,14 +6,19 @@ import Musl
 import Darwin
 #endif
 
-/// A fixed table of pthread mutexes shared by every confinement record, picked by the record's
-/// address: a record's binding changes under "its" stripe, so no record allocates a lock of its own.
+/// A fixed table of 64 mutexes shared by every confinement record, picked by the record's address: a
+/// record's binding changes under "its" stripe, so no record allocates a lock of its own.
+///
+/// Built on ``PlatformMutex``, the library's one lock implementation: the table is 64 slots of
+/// `PlatformMutex` storage, initialised, taken and released by its raw operations
+/// (``PlatformMutex/initialize(at:)``, ``PlatformMutex/lock(_:)``, ``PlatformMutex/unlock(_:)``), so a
+/// stripe is the same pthread mutex a `PlatformMutex` is (ThreadSanitizer sees it). What differs is
+/// only who owns the memory: one allocation for all 64, made once and never freed, where a
+/// `PlatformMutex` owns and frees its own.
 ///
 /// Why stripes and not a lock per record: a record exists per protected object and its binding
 /// changes a handful of times in its life (construction ends, a hand-off), so a per-record lock was most
-/// of a protected object's cost (a lock object plus a separately allocated `pthread_mutex_t`). The
-/// mutexes are the same pthread mutexes as ``PlatformMutex`` (ThreadSanitizer sees them), allocated
-/// once and never freed.
+/// of a protected object's cost (a lock object plus a separately allocated `pthread_mutex_t`).
 ///
 /// Rule that keeps the stripes deadlock-free: nothing runs under a stripe but reads and writes of one
 /// record's own fields and the side-effect-free "where am I" questions of ``CurrentExecution``; no
@@ -26,11 +31,7 @@ package enum StripedLocks {
     // mutexes, which synchronise themselves.
     nonisolated(unsafe) private static let mutexes: UnsafeMutablePointer<pthread_mutex_t> = {
         let mutexes = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: count)
-        for index in 0..<count {
-            (mutexes + index).initialize(to: pthread_mutex_t())
-            let result = pthread_mutex_init(mutexes + index, nil)
-            precondition(result == 0, "Schedulable: pthread_mutex_init failed with error \(result)")
-        }
+        for index in 0..<count { PlatformMutex.initialize(at: mutexes + index) }
         return mutexes
     }()
 
@@ -43,8 +44,8 @@ package enum StripedLocks {
     /// Runs `body` holding `object`'s stripe.
     package static func withLock<Result>(for object: AnyObject, _ body: () throws -> Result) rethrows -> Result {
         let mutex = stripe(for: object)
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
+        PlatformMutex.lock(mutex)
+        defer { PlatformMutex.unlock(mutex) }
         return try body()
     }
 }
