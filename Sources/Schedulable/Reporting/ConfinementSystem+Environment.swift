@@ -8,7 +8,7 @@
 struct EnvironmentSetting: Sendable {
     /// The name read first: `SCHEDULABLE_CONFINEMENT…`.
     let name: String
-    /// The former name, read when ``name`` is not set.
+    /// The former name: read after ``name``, and its value used only when ``name`` is not set.
     let deprecatedName: String
 
     /// The policy.
