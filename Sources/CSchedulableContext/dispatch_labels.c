@@ -1,0 +1,60 @@
+// The label conventions of libdispatch's pool queues and Swift's global concurrent executor
+// (csched_dispatch_internals.h): not a contract of either project, so confirmed once in this process.
+
+#include "csched_private.h"
+
+static const char csched_swift_pool_label[] = "Swift global concurrent queue";
+
+// The table itself, with no self-check: what each label means if the conventions hold.
+static csched_thread_kind csched_label_kind_unchecked(const char *label) {
+    if (label == NULL) return csched_thread_plain;
+    if (strcmp(label, csched_swift_pool_label) == 0) return csched_thread_pool;
+    static const char root[] = "com.apple.root.";
+    static const char overcommit[] = ".overcommit";
+    if (strncmp(label, root, sizeof root - 1) != 0) return csched_thread_queue;
+    size_t length = strlen(label);
+    bool is_overcommit = length >= sizeof overcommit - 1
+        && strcmp(label + length - (sizeof overcommit - 1), overcommit) == 0;
+    return is_overcommit ? csched_thread_plain : csched_thread_pool;
+}
+
+static bool csched_labels_confirmed = false;
+static pthread_once_t csched_labels_once = PTHREAD_ONCE_INIT;
+
+static void csched_record_label_kind(void *context) {
+    *(csched_thread_kind *)context = csched_label_kind_unchecked(dispatch_queue_get_label(NULL));
+}
+
+// Runs once, on the first question: work `sync`ed onto a global queue (which runs on the calling
+// thread with the global queue current) must classify as the pool, and a serial queue's as a queue.
+// (Swift's pool label cannot be observed without running a task; it is the one row taken on trust.)
+static void csched_confirm_label_conventions(void) {
+    if (csched_switched_off("SCHEDULABLE_DISABLE_LABEL_CONVENTIONS")) return;
+    csched_thread_kind global_kind = csched_thread_plain;
+    csched_thread_kind serial_kind = csched_thread_plain;
+    dispatch_sync_f((dispatch_queue_t)dispatch_get_global_queue(0, 0), &global_kind, csched_record_label_kind);
+    dispatch_queue_t serial = dispatch_queue_create("schedulable.label-check.serial", NULL);
+    dispatch_sync_f(serial, &serial_kind, csched_record_label_kind);
+    dispatch_release(serial);
+    csched_labels_confirmed = global_kind == csched_thread_pool && serial_kind == csched_thread_queue;
+}
+
+bool csched_label_conventions_confirmed(void) {
+    pthread_once(&csched_labels_once, csched_confirm_label_conventions);
+    return csched_labels_confirmed;
+}
+
+// Unconfirmed conventions make every label "the pool": no thread is mistaken for a serial owner, and
+// no raw dispatch work gets a construction window (the documented fallback).
+csched_thread_kind csched_label_kind(const char *label) {
+    if (!csched_label_conventions_confirmed()) return csched_thread_pool;
+    return csched_label_kind_unchecked(label);
+}
+
+int csched_label_kind_of(const char *label) {
+    return (int)csched_label_kind(label);
+}
+
+bool csched_running_on_pool(void) {
+    return csched_label_kind(dispatch_queue_get_label(NULL)) == csched_thread_pool;
+}
