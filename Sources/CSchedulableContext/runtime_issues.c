@@ -45,3 +45,12 @@ void csched_raise_runtime_issue(const char *message) {
     (void)message;
 #endif
 }
+
+bool csched_runtime_issues_available(void) {
+#if defined(__APPLE__)
+    pthread_once(&csched_runtime_issues_once, csched_find_runtime_issues);
+    return csched_runtime_issues_log != NULL && csched_runtime_issues_dso != NULL;
+#else
+    return false;
+#endif
+}

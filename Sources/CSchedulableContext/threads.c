@@ -3,6 +3,8 @@
 
 #include "csched_private.h"
 
+#include <sys/resource.h>
+
 static _Thread_local int csched_tls_main_state = 0;   // 0 unknown, 1 main, 2 not main
 
 bool csched_is_main_thread(void) {
@@ -144,5 +146,30 @@ void csched_qos_override_end(void *token) {
     if (token != NULL) pthread_override_qos_class_end_np((pthread_override_t)token);
 #else
     (void)token;
+#endif
+}
+
+int csched_set_thread_qos(uint64_t os_thread_id, unsigned int qos_class, int nice_value) {
+    (void)qos_class;
+#if defined(__linux__)
+    return setpriority(PRIO_PROCESS, (id_t)os_thread_id, nice_value) == 0 ? 1 : 0;
+#else
+    (void)os_thread_id;
+    (void)nice_value;
+    return -1;  // Darwin sets a thread's QoS class only from the thread itself.
+#endif
+}
+
+bool csched_set_current_thread_qos(unsigned int qos_class, int nice_value) {
+#if defined(__APPLE__)
+    (void)nice_value;
+    return pthread_set_qos_class_self_np((qos_class_t)qos_class, 0) == 0;
+#elif defined(__linux__)
+    (void)qos_class;
+    return setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), nice_value) == 0;
+#else
+    (void)qos_class;
+    (void)nice_value;
+    return false;
 #endif
 }

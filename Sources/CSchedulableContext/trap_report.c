@@ -29,14 +29,22 @@ static void csched_on_trap(int signal_number, siginfo_t *info, void *context) {
     sigaction(signal_number, signal_number == SIGILL ? &csched_previous_ill : &csched_previous_trap, NULL);
 }
 
+// The self-check: both handlers were installed (a sandbox or a seccomp filter may refuse).
+static bool csched_trap_handler_ok = false;
+
 static void csched_install_trap_handler(void) {
     struct sigaction action;
     memset(&action, 0, sizeof action);
     action.sa_sigaction = csched_on_trap;
     action.sa_flags = SA_SIGINFO | SA_NODEFER;
     sigemptyset(&action.sa_mask);
-    sigaction(SIGILL, &action, &csched_previous_ill);
-    sigaction(SIGTRAP, &action, &csched_previous_trap);
+    csched_trap_handler_ok = sigaction(SIGILL, &action, &csched_previous_ill) == 0
+        && sigaction(SIGTRAP, &action, &csched_previous_trap) == 0;
+}
+
+bool csched_trap_handler_installed(void) {
+    pthread_once(&csched_trap_handler_once, csched_install_trap_handler);
+    return csched_trap_handler_ok;
 }
 
 void csched_arm_trap_report(const char *report) {

@@ -17,6 +17,10 @@ extern "C" {
 /// missing.
 void csched_raise_runtime_issue(const char *_Nonnull message);
 
+/// Whether `csched_raise_runtime_issue` can raise anything here: Darwin, with os_log's entry points
+/// found (its self-check). Always false elsewhere.
+bool csched_runtime_issues_available(void);
+
 #ifdef __cplusplus
 }
 #endif

@@ -65,6 +65,15 @@ void *_Nullable csched_qos_override_start(uintptr_t handle);
 /// Ends an override `csched_qos_override_start` began.
 void csched_qos_override_end(void *_Nullable token);
 
+/// Sets the priority of the thread whose OS id is `os_thread_id` from another thread: Linux sets its
+/// nice value `nice_value` (1 applied, 0 refused: raising needs privileges); Darwin answers -1, as it
+/// sets a QoS class (`qos_class`) only from the thread itself (`csched_set_current_thread_qos`).
+int csched_set_thread_qos(uint64_t os_thread_id, unsigned int qos_class, int nice_value);
+
+/// Sets the calling thread's priority: the QoS class `qos_class` on Darwin, the nice value
+/// `nice_value` on Linux. Whether the system applied it.
+bool csched_set_current_thread_qos(unsigned int qos_class, int nice_value);
+
 /// Whether the calling thread is the process's main thread. Exact (OS thread id == process id on
 /// Linux, pthread_main_np on Darwin), cached per thread after the first call.
 bool csched_is_main_thread(void);

@@ -11,6 +11,10 @@
 extern "C" {
 #endif
 
+/// Installs the SIGILL/SIGTRAP handler (once) and says whether both `sigaction` calls succeeded: the
+/// trap report's self-check.
+bool csched_trap_handler_installed(void);
+
 /// Arms a report to be written to standard error if this thread traps (SIGILL/SIGTRAP) before
 /// `csched_disarm_trap_report`: used around `dispatchPrecondition`, whose failure prints nothing on
 /// Linux. The previous signal action (the Swift backtracer, a crash reporter, the default) still runs.
