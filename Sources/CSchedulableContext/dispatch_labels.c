@@ -18,8 +18,10 @@ static csched_thread_kind csched_label_kind_unchecked(const char *label) {
     return is_overcommit ? csched_thread_plain : csched_thread_pool;
 }
 
-static bool csched_labels_confirmed = false;
 static pthread_once_t csched_labels_once = PTHREAD_ONCE_INIT;
+// 0 not checked yet, 1 confirmed, 2 failed or switched off: after the first use the question is one
+// load and a compare (object creation on a pool thread asks it).
+static _Atomic int csched_labels_state = 0;
 
 static void csched_record_label_kind(void *context) {
     *(csched_thread_kind *)context = csched_label_kind_unchecked(dispatch_queue_get_label(NULL));
@@ -28,20 +30,32 @@ static void csched_record_label_kind(void *context) {
 // Runs once, on the first question: work `sync`ed onto a global queue (which runs on the calling
 // thread with the global queue current) must classify as the pool, and a serial queue's as a queue.
 // (Swift's pool label cannot be observed without running a task; it is the one row taken on trust.)
-static void csched_confirm_label_conventions(void) {
-    if (csched_switched_off("SCHEDULABLE_DISABLE_LABEL_CONVENTIONS")) return;
+static bool csched_label_check(void) {
     csched_thread_kind global_kind = csched_thread_plain;
     csched_thread_kind serial_kind = csched_thread_plain;
     dispatch_sync_f((dispatch_queue_t)dispatch_get_global_queue(0, 0), &global_kind, csched_record_label_kind);
     dispatch_queue_t serial = dispatch_queue_create("schedulable.label-check.serial", NULL);
     dispatch_sync_f(serial, &serial_kind, csched_record_label_kind);
     dispatch_release(serial);
-    csched_labels_confirmed = global_kind == csched_thread_pool && serial_kind == csched_thread_queue;
+    return global_kind == csched_thread_pool && serial_kind == csched_thread_queue;
+}
+
+// The kill switch, then the check; published for `csched_label_conventions_confirmed`.
+static void csched_confirm_label_conventions(void) {
+    bool confirmed = false;
+    if (!csched_switched_off("SCHEDULABLE_DISABLE_LABEL_CONVENTIONS")) confirmed = csched_label_check();
+    atomic_store_explicit(&csched_labels_state, confirmed ? 1 : 2, memory_order_relaxed);
+}
+
+__attribute__((noinline)) static int csched_labels_first_use(void) {
+    pthread_once(&csched_labels_once, csched_confirm_label_conventions);
+    return atomic_load_explicit(&csched_labels_state, memory_order_relaxed);
 }
 
 bool csched_label_conventions_confirmed(void) {
-    pthread_once(&csched_labels_once, csched_confirm_label_conventions);
-    return csched_labels_confirmed;
+    int state = atomic_load_explicit(&csched_labels_state, memory_order_relaxed);
+    if (__builtin_expect(state == 0, 0)) state = csched_labels_first_use();
+    return state == 1;
 }
 
 // Unconfirmed conventions make every label "the pool": no thread is mistaken for a serial owner, and

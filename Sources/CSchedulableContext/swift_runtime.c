@@ -18,6 +18,9 @@ typedef __attribute__((swiftcall)) uint64_t (*csched_get_task_id_fn)(void *);
 static csched_get_current_task_fn csched_get_current_task = NULL;
 static csched_get_task_id_fn csched_get_task_id = NULL;
 static pthread_once_t csched_task_functions_once = PTHREAD_ONCE_INIT;
+// 0 not looked up yet, 1 found, 2 missing or switched off. Published with release after the pointers,
+// so the hot path (a task's object creation) is one acquiring load and a compare, not a pthread_once.
+static _Atomic int csched_task_functions_state = 0;
 
 #if !defined(__APPLE__)
 extern __attribute__((swiftcall)) void *swift_task_getCurrent(void);
@@ -25,19 +28,28 @@ extern __attribute__((swiftcall)) uint64_t swift_task_getJobTaskId(void *job);
 #endif
 
 static void csched_find_task_functions(void) {
-    if (csched_switched_off("SCHEDULABLE_DISABLE_TASK_IDS")) return;
+    if (!csched_switched_off("SCHEDULABLE_DISABLE_TASK_IDS")) {
 #if defined(__APPLE__)
-    csched_get_current_task = (csched_get_current_task_fn)dlsym(RTLD_DEFAULT, "swift_task_getCurrent");
-    csched_get_task_id = (csched_get_task_id_fn)dlsym(RTLD_DEFAULT, "swift_task_getJobTaskId");
+        csched_get_current_task = (csched_get_current_task_fn)dlsym(RTLD_DEFAULT, "swift_task_getCurrent");
+        csched_get_task_id = (csched_get_task_id_fn)dlsym(RTLD_DEFAULT, "swift_task_getJobTaskId");
 #else
-    csched_get_current_task = swift_task_getCurrent;
-    csched_get_task_id = swift_task_getJobTaskId;
+        csched_get_current_task = swift_task_getCurrent;
+        csched_get_task_id = swift_task_getJobTaskId;
 #endif
+    }
+    bool found = csched_get_current_task != NULL && csched_get_task_id != NULL;
+    atomic_store_explicit(&csched_task_functions_state, found ? 1 : 2, memory_order_release);
+}
+
+__attribute__((noinline)) static int csched_task_functions_first_use(void) {
+    pthread_once(&csched_task_functions_once, csched_find_task_functions);
+    return atomic_load_explicit(&csched_task_functions_state, memory_order_acquire);
 }
 
 bool csched_task_ids_available(void) {
-    pthread_once(&csched_task_functions_once, csched_find_task_functions);
-    return csched_get_current_task != NULL && csched_get_task_id != NULL;
+    int state = atomic_load_explicit(&csched_task_functions_state, memory_order_acquire);
+    if (__builtin_expect(state == 0, 0)) state = csched_task_functions_first_use();
+    return state == 1;
 }
 
 uint64_t csched_current_task_id(void) {

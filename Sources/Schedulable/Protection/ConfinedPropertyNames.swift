@@ -21,12 +21,9 @@ enum ConfinedPropertyNames {
     /// superclasses, found in one pass).
     private static let cache = ScheduleLock([ObjectIdentifier: [CompactCodeLocation: String]]())
 
-    /// Whether field names can be used here: the kill switch is off and the self-check passed.
-    private static let isUsable: Bool = {
-        // `PlatformInternals.forEachField` checks the kill switch and the field walk itself; this checks
-        // the `@Confined` matching on top of it.
-        selfCheckPasses()
-    }()
+    /// Whether field names can be used here: the `@Confined` matching names a probe property right
+    /// (`PlatformInternals.forEachField` checks the kill switch and the field walk itself).
+    private static let isUsable = selfCheckPasses()
 
     /// The name of the `@Confined` property of `object` declared at `declaredAt`, or `nil` when it cannot
     /// be found (the self-check failed, the OS predates the SPI, or no field matches).
