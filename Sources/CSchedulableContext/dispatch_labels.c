@@ -59,7 +59,7 @@ bool csched_label_conventions_confirmed(void) {
 }
 
 // Unconfirmed conventions make every label "the pool": no thread is mistaken for a serial owner, and
-// no raw dispatch work gets a construction window (the documented fallback).
+// outside library work only the main thread gets a construction window (the documented fallback).
 csched_thread_kind csched_label_kind(const char *label) {
     if (!csched_label_conventions_confirmed()) return csched_thread_pool;
     return csched_label_kind_unchecked(label);

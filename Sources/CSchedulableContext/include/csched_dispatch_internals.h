@@ -20,8 +20,8 @@ extern "C" {
 /// (the default root queue's `".overcommit"` variant). Checked once, on first use: work `sync`ed onto a
 /// global queue must classify as the pool and a serial queue's as a queue. `false` when the check
 /// fails or `SCHEDULABLE_DISABLE_LABEL_CONVENTIONS` is set; then `csched_running_on_pool` answers
-/// "yes" (nothing is bound to a thread it cannot tell from a pool worker) and raw dispatch work outside
-/// the main thread gets no construction window.
+/// "yes" (nothing is bound to a thread it cannot tell from a pool worker) and, outside library work,
+/// only the main thread gets a construction window.
 bool csched_label_conventions_confirmed(void);
 
 /// What the label conventions make of a dispatch queue label: 0 no queue work (a plain thread), 1 a
