@@ -57,7 +57,45 @@ typedef enum {
     csched_thread_queue,   // another queue's work
 } csched_thread_kind;
 
-csched_thread_kind csched_label_kind(const char *label);
+// The label table itself, with no self-check: what each label means if the conventions hold.
+static inline csched_thread_kind csched_label_kind_unchecked(const char *label) {
+    if (label == NULL) return csched_thread_plain;
+    if (strcmp(label, "Swift global concurrent queue") == 0) return csched_thread_pool;
+    static const char root[] = "com.apple.root.";
+    static const char overcommit[] = ".overcommit";
+    if (strncmp(label, root, sizeof root - 1) != 0) return csched_thread_queue;
+    size_t length = strlen(label);
+    bool is_overcommit = length >= sizeof overcommit - 1
+        && strcmp(label + length - (sizeof overcommit - 1), overcommit) == 0;
+    return is_overcommit ? csched_thread_plain : csched_thread_pool;
+}
+
+// The label conventions' self-check (dispatch_labels.c): 0 not run yet, 1 confirmed, 2 failed or
+// switched off. After the first use the question is one load and a compare, inlined where it is asked
+// (object creation outside library work asks it).
+extern _Atomic int csched_labels_state;
+int csched_labels_first_use(void);
+
+static inline bool csched_labels_confirmed_inline(void) {
+    int state = atomic_load_explicit(&csched_labels_state, memory_order_relaxed);
+    if (__builtin_expect(state == 0, 0)) state = csched_labels_first_use();
+    return state == 1;
+}
+
+// Unconfirmed conventions make every label "the pool": no thread is mistaken for a serial owner, and
+// outside library work only the main thread gets a construction window (the documented fallback).
+static inline csched_thread_kind csched_label_kind(const char *label) {
+    if (!csched_labels_confirmed_inline()) return csched_thread_pool;
+    return csched_label_kind_unchecked(label);
+}
+
+// `csched_is_main_thread`'s cached answer (threads.c), inlined where it is asked on a hot path.
+extern _Thread_local int csched_tls_main_state;
+
+static inline bool csched_is_main_thread_inline(void) {
+    int state = csched_tls_main_state;
+    return state != 0 ? state == 1 : csched_is_main_thread();
+}
 
 // Whether the kill switch `name` (an environment variable, any value) is set. Read once per internal,
 // inside its self-check.

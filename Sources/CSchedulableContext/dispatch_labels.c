@@ -3,25 +3,8 @@
 
 #include "csched_private.h"
 
-static const char csched_swift_pool_label[] = "Swift global concurrent queue";
-
-// The table itself, with no self-check: what each label means if the conventions hold.
-static csched_thread_kind csched_label_kind_unchecked(const char *label) {
-    if (label == NULL) return csched_thread_plain;
-    if (strcmp(label, csched_swift_pool_label) == 0) return csched_thread_pool;
-    static const char root[] = "com.apple.root.";
-    static const char overcommit[] = ".overcommit";
-    if (strncmp(label, root, sizeof root - 1) != 0) return csched_thread_queue;
-    size_t length = strlen(label);
-    bool is_overcommit = length >= sizeof overcommit - 1
-        && strcmp(label + length - (sizeof overcommit - 1), overcommit) == 0;
-    return is_overcommit ? csched_thread_plain : csched_thread_pool;
-}
-
 static pthread_once_t csched_labels_once = PTHREAD_ONCE_INIT;
-// 0 not checked yet, 1 confirmed, 2 failed or switched off: after the first use the question is one
-// load and a compare (object creation on a pool thread asks it).
-static _Atomic int csched_labels_state = 0;
+_Atomic int csched_labels_state = 0;   // see csched_private.h
 
 static void csched_record_label_kind(void *context) {
     *(csched_thread_kind *)context = csched_label_kind_unchecked(dispatch_queue_get_label(NULL));
@@ -47,22 +30,13 @@ static void csched_confirm_label_conventions(void) {
     atomic_store_explicit(&csched_labels_state, confirmed ? 1 : 2, memory_order_relaxed);
 }
 
-__attribute__((noinline)) static int csched_labels_first_use(void) {
+__attribute__((noinline)) int csched_labels_first_use(void) {
     pthread_once(&csched_labels_once, csched_confirm_label_conventions);
     return atomic_load_explicit(&csched_labels_state, memory_order_relaxed);
 }
 
 bool csched_label_conventions_confirmed(void) {
-    int state = atomic_load_explicit(&csched_labels_state, memory_order_relaxed);
-    if (__builtin_expect(state == 0, 0)) state = csched_labels_first_use();
-    return state == 1;
-}
-
-// Unconfirmed conventions make every label "the pool": no thread is mistaken for a serial owner, and
-// outside library work only the main thread gets a construction window (the documented fallback).
-csched_thread_kind csched_label_kind(const char *label) {
-    if (!csched_label_conventions_confirmed()) return csched_thread_pool;
-    return csched_label_kind_unchecked(label);
+    return csched_labels_confirmed_inline();
 }
 
 int csched_label_kind_of(const char *label) {

@@ -26,7 +26,7 @@ uintptr_t csched_open_construction_epoch(void) {
     const char *queue = dispatch_queue_get_label(NULL);
     if (epoch != 0 && (epoch & CSCHED_FRAME_EPOCH) == 0 && queue == csched_tls_epoch_queue) return epoch;
     // Raw dispatch work: no window (see the header).
-    if (!csched_is_main_thread() && csched_label_kind(queue) != csched_thread_plain) return 0;
+    if (!csched_is_main_thread_inline() && csched_label_kind(queue) != csched_thread_plain) return 0;
     epoch = atomic_fetch_add_explicit(&csched_epoch_counter, 1, memory_order_relaxed);
     csched_tls_construction_epoch = epoch;
     csched_tls_epoch_queue = queue;

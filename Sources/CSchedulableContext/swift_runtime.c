@@ -52,10 +52,20 @@ bool csched_task_ids_available(void) {
     return state == 1;
 }
 
+// Once found, Linux calls the linked functions themselves (the pointers hold their addresses): a
+// direct call costs less than a load and an indirect one, and object creation in a task asks this.
+#if defined(__APPLE__)
+#define CSCHED_GET_CURRENT_TASK csched_get_current_task
+#define CSCHED_GET_TASK_ID csched_get_task_id
+#else
+#define CSCHED_GET_CURRENT_TASK swift_task_getCurrent
+#define CSCHED_GET_TASK_ID swift_task_getJobTaskId
+#endif
+
 uint64_t csched_current_task_id(void) {
     if (!csched_task_ids_available()) return 0;
-    void *task = csched_get_current_task();
-    return task == NULL ? 0 : csched_get_task_id(task);
+    void *task = CSCHED_GET_CURRENT_TASK();
+    return task == NULL ? 0 : CSCHED_GET_TASK_ID(task);
 }
 
 #if defined(__APPLE__)

@@ -5,7 +5,7 @@
 
 #include <sys/resource.h>
 
-static _Thread_local int csched_tls_main_state = 0;   // 0 unknown, 1 main, 2 not main
+_Thread_local int csched_tls_main_state = 0;   // 0 unknown, 1 main, 2 not main (csched_private.h)
 
 bool csched_is_main_thread(void) {
     int state = csched_tls_main_state;
