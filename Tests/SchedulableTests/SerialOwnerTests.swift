@@ -17,13 +17,13 @@ struct SerialOwnerTests {
     @Test(.enabled(if: csched_dispatch_reader_confirmed())) func theReaderTellsSerialFromConcurrent() {
         let serial = DispatchQueue(label: "test.width.serial")
         let concurrent = DispatchQueue(label: "test.width.concurrent", attributes: .concurrent)
-        #expect(DispatchQueueState.width(of: serial) == 1)
-        #expect(DispatchQueueState.width(of: DispatchQueue(label: "test.width.on-global", target: .global())) == 1)
-        #expect(DispatchQueueState.width(of: DispatchQueue(label: "test.width.on-concurrent", target: concurrent)) == 1)
-        #expect(DispatchQueueState.width(of: SerialQueueScheduler(label: "test.width.tree").branch("leaf").queue) == 1)
-        #expect((DispatchQueueState.width(of: concurrent) ?? 0) > 1)
-        #expect((DispatchQueueState.width(of: DispatchQueue(label: "test.width.wide-on-serial", attributes: .concurrent, target: serial)) ?? 0) > 1)
-        #expect((DispatchQueueState.width(of: .global()) ?? 0) > 1)
+        #expect(PlatformInternals.width(of: serial) == 1)
+        #expect(PlatformInternals.width(of: DispatchQueue(label: "test.width.on-global", target: .global())) == 1)
+        #expect(PlatformInternals.width(of: DispatchQueue(label: "test.width.on-concurrent", target: concurrent)) == 1)
+        #expect(PlatformInternals.width(of: SerialQueueScheduler(label: "test.width.tree").branch("leaf").queue) == 1)
+        #expect((PlatformInternals.width(of: concurrent) ?? 0) > 1)
+        #expect((PlatformInternals.width(of: DispatchQueue(label: "test.width.wide-on-serial", attributes: .concurrent, target: serial)) ?? 0) > 1)
+        #expect((PlatformInternals.width(of: .global()) ?? 0) > 1)
     }
 
     /// Where the reader is off (here by its kill switch, as on Darwin by default), the width is "cannot
@@ -33,8 +33,8 @@ struct SerialOwnerTests {
             setenv("SCHEDULABLE_DISABLE_DISPATCH_READER", "1", 1)
             guard !csched_dispatch_reader_confirmed() else { exit(3) }
             let concurrent = DispatchQueue(label: "exit.width.unknown", attributes: .concurrent)
-            guard DispatchQueueState.width(of: concurrent) == nil else { exit(4) }
-            guard DispatchQueueState.width(of: DispatchQueue(label: "exit.width.unknown.serial")) == nil else { exit(5) }
+            guard PlatformInternals.width(of: concurrent) == nil else { exit(4) }
+            guard PlatformInternals.width(of: DispatchQueue(label: "exit.width.unknown.serial")) == nil else { exit(5) }
         }
     }
 

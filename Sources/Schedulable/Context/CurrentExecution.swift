@@ -121,7 +121,7 @@ package enum CurrentExecution {
             return true
         }
         if let key = QueueSpecificReader.verifiedKey {
-            if let raw = csched_queue_specific_value(key),
+            if let raw = PlatformInternals.currentSpecificValue(key),
                 Unmanaged<ExecutionContext>.fromOpaque(raw)._withUnsafeGuaranteedRef({ $0.isWithin(contextID: id) })
             {
                 return true
@@ -146,7 +146,7 @@ package enum CurrentExecution {
             csched_adopt_main_context()
             return .main
         case .thread:
-            return csched_running_on_pool() ? nil : threadContext()
+            return PlatformInternals.runningOnPool ? nil : threadContext()
         }
     }
 
@@ -179,7 +179,7 @@ package enum CurrentExecution {
             let queueLabel = String(cString: csched_current_queue_label())
             // With no current queue libdispatch answers with a root (global) queue's label; a worker
             // of a global queue is named after it anyway, so the thread line says everything.
-            if !queueLabel.isEmpty && !queueLabel.hasPrefix("com.apple.root.") {
+            if !queueLabel.isEmpty && PlatformInternals.isRootQueueLabel(queueLabel) != true {
                 return "queue \"\(queueLabel)\" (\(threadDescription))"
             }
             return threadDescription
@@ -212,7 +212,7 @@ package enum CurrentExecution {
     /// Threading Model article).
     package static var mayHoldQueuesUnseen: Bool {
         let label = String(cString: csched_current_queue_label())
-        if label.isEmpty || label.hasPrefix("com.apple.root.") { return false }
+        if label.isEmpty || PlatformInternals.isRootQueueLabel(label) == true { return false }
         guard let queueContext = libraryQueueContext() else { return true }
         if queueContext.kind == .main { return false }
         guard let raw = csched_top_frame()?.pointee.context else { return true }
@@ -243,7 +243,7 @@ package enum CurrentExecution {
     /// worker thread can be the first code in the process to ask — before anything else has.
     private static func libraryQueueContext() -> ExecutionContext? {
         guard let key = QueueSpecificReader.verifiedKey else { return DispatchQueue.getSpecific(key: executionContextQueueKey) }
-        guard let raw = csched_queue_specific_value(key) else { return nil }
+        guard let raw = PlatformInternals.currentSpecificValue(key) else { return nil }
         // Unretained is enough to take a reference: the running queue holds the value while this runs.
         return Unmanaged<ExecutionContext>.fromOpaque(raw).takeUnretainedValue()
     }
@@ -257,28 +257,16 @@ extension ExecutionContext {
     }
 }
 
-/// The fast read of the library's queue-specific value (`csched_queue_specific_value`), used only
-/// where a probe showed that it agrees with `DispatchQueue.getSpecific`.
+/// The fast read of the library's queue-specific value, used only where `PlatformInternals` showed
+/// that the direct read of the overlay's box agrees with `DispatchQueue.getSpecific`.
 package enum QueueSpecificReader {
-    /// The C key the overlay uses for ``executionContextQueueKey`` (the key object's address), or `nil`
-    /// when the direct read does not return, on a probe queue, exactly the context `getSpecific`
-    /// returns there — then every read goes through `getSpecific`. Checked once per process, on first
-    /// use. Touching it first creates ``ExecutionContext/main``, whose initializer tags the main queue:
-    /// main-queue work drained by `dispatchMain()` on a worker can be the first code to ask.
-    /// (nonisolated(unsafe): a constant address, only ever passed to libdispatch as a key.)
-    nonisolated(unsafe) static let verifiedKey: UnsafeRawPointer? = {
+    /// The verified C key for ``executionContextQueueKey``, or `nil` when the direct read is off or
+    /// unconfirmed (then every read goes through `getSpecific`). Touching it first creates
+    /// ``ExecutionContext/main``, whose initializer tags the main queue: main-queue work drained by
+    /// `dispatchMain()` on a worker can be the first code to ask.
+    static let verifiedKey: PlatformInternals.VerifiedSpecificKey? = {
         _ = ExecutionContext.main
-        let key = UnsafeRawPointer(Unmanaged.passUnretained(executionContextQueueKey).toOpaque())
-        let probe = DispatchQueue(label: "schedulable.queue-specific-probe")
-        let marker = ExecutionContext(label: "probe", parent: nil, kind: .custom, id: UInt(csched_next_id()))
-        probe.setSpecific(key: executionContextQueueKey, value: marker)
-        defer { probe.setSpecific(key: executionContextQueueKey, value: nil) }
-        let agrees = probe.sync {
-            let direct = csched_queue_specific_value(key)
-            let viaOverlay = DispatchQueue.getSpecific(key: executionContextQueueKey)
-            return viaOverlay === marker && direct == UnsafeRawPointer(Unmanaged.passUnretained(marker).toOpaque())
-        }
-        return agrees ? key : nil
+        return PlatformInternals.verifiedSpecificKey(executionContextQueueKey)
     }()
 
     /// Whether the direct read is in use.

@@ -22,12 +22,12 @@ extension ExecutionContext {
     package func confirmedByDispatch(elseTrapPrinting report: String) -> Bool {
         guard let queue = queue ?? (kind == .main ? DispatchQueue.main : nil) else { return false }
         // Where the drain lock can be read, that is libdispatch's answer, without a trap.
-        if let held = DispatchQueueState.threadHolds(queue) { return held }
-        return report.withCString { text in
-            csched_arm_trap_report(text)
-            defer { csched_disarm_trap_report() }
+        if let held = PlatformInternals.threadHolds(queue) { return held }
+        // Without the trap report a failing `dispatchPrecondition` would stop the process silently
+        // (Linux): then do not ask, and let the report be made (the non-trapping tiers' false positive).
+        return PlatformInternals.withTrapReport(report) {
             dispatchPrecondition(condition: .onQueue(queue))
             return true
-        }
+        } ?? false
     }
 }

@@ -34,7 +34,7 @@ package struct CallStack: @unchecked Sendable {
     @inline(never)
     package static func capture(limit: Int, fallback: Bool = false) -> CallStack {
         #if canImport(Runtime)
-        if !fallback, #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
+        if !fallback, PlatformInternals.runtimeBacktraceAllowed, #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
             if let captured = try? Backtrace.capture(algorithm: .auto, limit: limit, top: 0, images: RuntimeImages.current) {
                 return CallStack(backtrace: captured, rawAddresses: [])
             }

@@ -1,6 +1,4 @@
 #if SCHEDULABLE_CHECKS
-@_spi(Reflection) import Swift
-
 /// Names `@Confined` properties in reports without an annotation: given the declaration site a
 /// wrapper's slow path passed, finds the stored property of the object's class whose wrapper was
 /// declared there, and names it as the source spells it (`isPaused`, not `_isPaused`).
@@ -23,11 +21,9 @@ enum ConfinedPropertyNames {
     /// superclasses, found in one pass).
     private static let cache = ScheduleLock([ObjectIdentifier: [CompactCodeLocation: String]]())
 
-    /// Whether field names can be used here: the kill switch is off and the self-check passed.
-    private static let isUsable: Bool = {
-        guard StandardError.environmentValue("SCHEDULABLE_DISABLE_PROPERTY_NAMES") == nil else { return false }
-        return selfCheckPasses()
-    }()
+    /// Whether field names can be used here: the `@Confined` matching names a probe property right
+    /// (`PlatformInternals.forEachField` checks the kill switch and the field walk itself).
+    private static let isUsable = selfCheckPasses()
 
     /// The name of the `@Confined` property of `object` declared at `declaredAt`, or `nil` when it cannot
     /// be found (the self-check failed, the OS predates the SPI, or no field matches).
@@ -47,10 +43,9 @@ enum ConfinedPropertyNames {
     /// Every `@Confined` field of `object`'s class (superclasses included): its wrapper's declaration
     /// site → the property's name.
     private static func fieldNames(of object: AnyObject) -> [CompactCodeLocation: String]? {
-        guard #available(macOS 10.15.4, iOS 13.4, tvOS 13.4, watchOS 6.2, *) else { return nil }
         let base = UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque())
         var names: [CompactCodeLocation: String] = [:]
-        let complete = _forEachField(of: type(of: object), options: eachFieldOptions) { name, offset, fieldType, _ in
+        let complete = PlatformInternals.forEachField(of: type(of: object)) { name, offset, fieldType in
             guard let storage = fieldType as? any ConfinedStorageLayout.Type else { return true }
             let site = base.load(fromByteOffset: offset + storage.declaredAtOffset, as: CompactCodeLocation.self)
             var field = String(cString: name)
@@ -59,13 +54,8 @@ enum ConfinedPropertyNames {
             names[site] = field
             return true
         }
-        return complete ? names : nil
+        return complete == true ? names : nil
     }
-
-    /// `[.classType, .ignoreUnknown]`, spelled by value: the standard library declares them as `static var`,
-    /// which Swift 6 refuses to read from any thread. The self-check catches a change of their values.
-    @available(macOS 10.15.4, iOS 13.4, tvOS 13.4, watchOS 6.2, *)
-    private static var eachFieldOptions: _EachFieldOptions { _EachFieldOptions(rawValue: 1 << 0 | 1 << 1) }
 
     /// Whether the lookup names a known property of a probe object correctly.
     private static func selfCheckPasses() -> Bool {

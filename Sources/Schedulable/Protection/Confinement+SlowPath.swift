@@ -68,7 +68,7 @@ extension Confinement {
         case .passResolving:
             if let object { resolveProperties(on: object) }
         case .refuse(let owner, let boundAt):
-            if let object, csched_object_is_deallocating(Unmanaged.passUnretained(object).toOpaque()) {
+            if let object, PlatformInternals.isDeallocating(object) == true {
                 // deinit: the last reference is gone, nothing else can race with this access.
                 return
             }

@@ -70,7 +70,7 @@ struct ConfinementState: Equatable {
     static func openWindowHere() -> ConfinementState? {
         let epoch = UInt(csched_open_construction_epoch())
         if epoch != 0 { return .constructing(epoch: epoch) }
-        let task = csched_current_task_id()
+        let task = PlatformInternals.currentTaskID
         return task == 0 ? nil : .constructing(epoch: TaskConstructionWindows.open(task: task))
     }
 

@@ -60,7 +60,7 @@ package enum TaskConstructionWindows {
     /// Whether the calling code runs in the task that opened window `epoch`, and it is still open
     /// (the record whose word holds `epoch` keeps the window alive).
     static func isOpen(_ epoch: UInt) -> Bool {
-        let task = csched_current_task_id()
+        let task = PlatformInternals.currentTaskID
         return task != 0 && window(ofEpoch: epoch)._withUnsafeGuaranteedRef { $0.task == task && $0.isOpen }
     }
 

@@ -42,7 +42,7 @@ public final class LogViolationHandler: ConfinementViolationHandler {
 
     private func emit(_ entry: String) {
         output(entry)
-        if raisesRuntimeIssues { csched_raise_runtime_issue(entry) }
+        if raisesRuntimeIssues { PlatformInternals.raiseRuntimeIssue(entry) }
     }
 
     /// Logs `violation` the first time its type, member and access site are seen, then at counts 2, 4, 8, ….

@@ -59,7 +59,7 @@ public final class PolicyViolationHandler: ConfinementViolationHandler {
     public convenience init(_ policy: ConfinementPolicy) {
         self.init(policy, output: { entry in
             StandardError.write(entry)
-            csched_raise_runtime_issue(entry)
+            PlatformInternals.raiseRuntimeIssue(entry)
         })
     }
 

@@ -10,7 +10,7 @@ package enum TestFrameworkHint {
     /// Prints the hint if this is the process's first violation and it needs one. Notes never count.
     static func printOnceIfNeeded(for violation: ConfinementViolation) {
         guard violation.tier != .note, decided.loadRelaxed() == 0, decided.add(1) == 1 else { return }
-        let frameworks = csched_test_frameworks_loaded()
+        let frameworks = PlatformInternals.testFrameworksLoaded
         if let hint = message(bridgeInstalled: AutomaticTestReporting.isInstalled, frameworks: frameworks) {
             StandardError.write(hint)
         }

@@ -16,7 +16,7 @@ struct DirectDispatch: @unchecked Sendable {
 
     /// The direct path for `queue`, or `nil` when its libdispatch queue cannot be confirmed.
     init?(_ queue: DispatchQueue) {
-        guard let address = DispatchQueueState.address(of: queue) else { return nil }
+        guard let address = PlatformInternals.queueAddress(of: queue) else { return nil }
         self.queue = address
     }
 

@@ -142,7 +142,7 @@ public final class SerialQueueScheduler: SerialScheduler {
                 callSite: callSite
             )
         }
-        if queue.label.hasPrefix("com.apple.root.") {
+        if PlatformInternals.isRootQueueLabel(queue.label) == true {
             throw ScheduleConfigurationError(
                 "cannot wrap the global concurrent queue \"\(queue.label)\": a concurrent queue cannot own "
                     + "objects (its blocks run at the same time); create a serial queue with "
@@ -150,7 +150,7 @@ public final class SerialQueueScheduler: SerialScheduler {
                 callSite: callSite
             )
         }
-        if let width = DispatchQueueState.width(of: queue), width > 1 {
+        if let width = PlatformInternals.width(of: queue), width > 1 {
             throw ScheduleConfigurationError(
                 "cannot wrap the concurrent queue \"\(queue.label)\" in a SerialQueueScheduler: up to \(width) of its "
                     + "blocks run at the same time, so it cannot own objects; wrap a serial queue (one made "

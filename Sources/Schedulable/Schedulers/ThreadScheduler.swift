@@ -187,13 +187,15 @@ public final class ThreadScheduler: SerialScheduler {
     @discardableResult
     public func setQoS(_ qos: DispatchQoS.QoSClass) -> Bool {
         requestedQoS.withLock { $0 = qos }
-        #if os(Linux)
-        return setpriority(__priority_which_t(PRIO_PROCESS.rawValue), id_t(loop.osThreadID.loadAcquiring()), Self.niceValue(for: qos)) == 0
-        #else
-        // Darwin sets a thread's QoS class only from the thread itself.
-        perform { _ = Self.applyToCurrentThread(qos) }
-        return true
-        #endif
+        // Linux sets another thread's nice value directly; Darwin sets a QoS class only from the thread
+        // itself (the C layer answers -1), so the change hops onto it.
+        switch csched_set_thread_qos(UInt64(loop.osThreadID.loadAcquiring()), Self.qosClassValue(qos), Self.niceValue(for: qos)) {
+        case 1: return true
+        case 0: return false
+        default:
+            perform { _ = Self.applyToCurrentThread(qos) }
+            return true
+        }
     }
 
     /// The Linux nice value for a priority class.
@@ -221,13 +223,7 @@ public final class ThreadScheduler: SerialScheduler {
     }
 
     private static func applyToCurrentThread(_ qos: DispatchQoS.QoSClass) -> Bool {
-        #if os(Linux)
-        return setpriority(__priority_which_t(PRIO_PROCESS.rawValue), id_t(csched_os_thread_id()), niceValue(for: qos)) == 0
-        #elseif canImport(Darwin)
-        return pthread_set_qos_class_self_np(qos.rawValue, 0) == 0
-        #else
-        return false
-        #endif
+        csched_set_current_thread_qos(qosClassValue(qos), niceValue(for: qos))
     }
 
     // MARK: Introspection (package)

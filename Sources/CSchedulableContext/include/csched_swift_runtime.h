@@ -1,0 +1,38 @@
+// Swift runtime internals: entry points the runtime exports but does not document as API. Every
+// caller goes through Platform/PlatformInternals.swift, which checks the kill switch of each.
+
+#ifndef C_SCHEDULABLE_SWIFT_RUNTIME_H
+#define C_SCHEDULABLE_SWIFT_RUNTIME_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// The current Swift task's id (`swift_task_getJobTaskId`: 64 bits, never reused in a process), or 0
+/// outside any task — and on an Apple OS whose Swift runtime does not export the function (looked up
+/// at run time there), where tasks on the pool then get no construction window.
+uint64_t csched_current_task_id(void);
+
+/// Whether the task-id functions were found (Apple: looked up at run time) and
+/// `SCHEDULABLE_DISABLE_TASK_IDS` is not set. When false, every task id is 0: tasks get no
+/// construction window of their own.
+bool csched_task_ids_available(void);
+
+/// Whether an object is running its deinit: the Swift runtime's own answer for Swift-native objects.
+/// Objects whose class is rooted in Objective-C (NSObject subclasses, Darwin only) have no Swift
+/// reference count to read, so the answer for them is false.
+bool csched_object_is_deallocating(const void *_Nonnull object);
+
+/// Whether `object`'s class is Swift-native (always, outside Darwin; on Darwin, rooted in Swift's
+/// own root class rather than NSObject).
+bool csched_object_is_swift_native(const void *_Nonnull object);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,98 @@
+// Swift runtime internals (csched_swift_runtime.h): the current task's id, whether an object is
+// deallocating, whether its class is Swift-native.
+
+#include "csched_private.h"
+
+// Declared by the Swift runtime (HeapObject.h); exported on every platform Swift supports.
+extern bool swift_isDeallocating(void *object);
+
+// MARK: - Tasks
+
+// Swift's concurrency runtime (libswift_Concurrency). Both functions use the Swift calling convention,
+// and both are found once: looked up at run time on Apple OSes (the library's floor, macOS 10.15 /
+// iOS 13, predates some of the OS runtimes that export them, and a missing symbol must mean "no task
+// windows", not a launch failure), linked on Linux (the runtime ships with the toolchain). The same
+// pointers and the same checks on both, so the Linux tests run the logic Apple builds use.
+typedef __attribute__((swiftcall)) void *(*csched_get_current_task_fn)(void);
+typedef __attribute__((swiftcall)) uint64_t (*csched_get_task_id_fn)(void *);
+static csched_get_current_task_fn csched_get_current_task = NULL;
+static csched_get_task_id_fn csched_get_task_id = NULL;
+static pthread_once_t csched_task_functions_once = PTHREAD_ONCE_INIT;
+// 0 not looked up yet, 1 found, 2 missing or switched off. Published with release after the pointers,
+// so the hot path (a task's object creation) is one acquiring load and a compare, not a pthread_once.
+static _Atomic int csched_task_functions_state = 0;
+
+#if !defined(__APPLE__)
+extern __attribute__((swiftcall)) void *swift_task_getCurrent(void);
+extern __attribute__((swiftcall)) uint64_t swift_task_getJobTaskId(void *job);
+#endif
+
+static void csched_find_task_functions(void) {
+    if (!csched_switched_off("SCHEDULABLE_DISABLE_TASK_IDS")) {
+#if defined(__APPLE__)
+        csched_get_current_task = (csched_get_current_task_fn)dlsym(RTLD_DEFAULT, "swift_task_getCurrent");
+        csched_get_task_id = (csched_get_task_id_fn)dlsym(RTLD_DEFAULT, "swift_task_getJobTaskId");
+#else
+        csched_get_current_task = swift_task_getCurrent;
+        csched_get_task_id = swift_task_getJobTaskId;
+#endif
+    }
+    bool found = csched_get_current_task != NULL && csched_get_task_id != NULL;
+    atomic_store_explicit(&csched_task_functions_state, found ? 1 : 2, memory_order_release);
+}
+
+__attribute__((noinline)) static int csched_task_functions_first_use(void) {
+    pthread_once(&csched_task_functions_once, csched_find_task_functions);
+    return atomic_load_explicit(&csched_task_functions_state, memory_order_acquire);
+}
+
+bool csched_task_ids_available(void) {
+    int state = atomic_load_explicit(&csched_task_functions_state, memory_order_acquire);
+    if (__builtin_expect(state == 0, 0)) state = csched_task_functions_first_use();
+    return state == 1;
+}
+
+// Once found, Linux calls the linked functions themselves (the pointers hold their addresses): a
+// direct call costs less than a load and an indirect one, and object creation in a task asks this.
+#if defined(__APPLE__)
+#define CSCHED_GET_CURRENT_TASK csched_get_current_task
+#define CSCHED_GET_TASK_ID csched_get_task_id
+#else
+#define CSCHED_GET_CURRENT_TASK swift_task_getCurrent
+#define CSCHED_GET_TASK_ID swift_task_getJobTaskId
+#endif
+
+uint64_t csched_current_task_id(void) {
+    if (!csched_task_ids_available()) return 0;
+    void *task = CSCHED_GET_CURRENT_TASK();
+    return task == NULL ? 0 : CSCHED_GET_TASK_ID(task);
+}
+
+#if defined(__APPLE__)
+static Class csched_swift_root_class = Nil;
+static pthread_once_t csched_swift_root_once = PTHREAD_ONCE_INIT;
+
+static void csched_find_swift_root_class(void) {
+    // The Objective-C name of Swift's root class, Swift._SwiftObject.
+    csched_swift_root_class = objc_getClass("_TtCs12_SwiftObject");
+}
+#endif
+
+bool csched_object_is_swift_native(const void *object) {
+#if defined(__APPLE__)
+    // Swift-native classes are rooted in Swift's own root class; NSObject subclasses are not, and
+    // their second word is an ivar, not the Swift reference count swift_isDeallocating reads.
+    pthread_once(&csched_swift_root_once, csched_find_swift_root_class);
+    Class root = Nil;
+    for (Class cls = object_getClass((id)(void *)object); cls != Nil; cls = class_getSuperclass(cls)) root = cls;
+    return root != Nil && root == csched_swift_root_class;
+#else
+    (void)object;
+    return true;  // Outside Darwin there is no Objective-C runtime: every class is Swift-native.
+#endif
+}
+
+bool csched_object_is_deallocating(const void *object) {
+    if (!csched_object_is_swift_native(object)) return false;
+    return swift_isDeallocating((void *)object);
+}
