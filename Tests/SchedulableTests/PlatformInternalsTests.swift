@@ -82,7 +82,7 @@ struct PlatformInternalsTests {
             guard !csched_label_conventions_confirmed(), csched_label_kind_of(nil) == 1 else { exit(3) }
             let recorder = ViolationRecorder()
             for _ in 0..<PlatformInternalsTests.repetitions {
-                let counter = withConfinementViolationHandler(recorder) { Counter(protection: .detached()) }
+                let counter = withConfinementViolationHandler(recorder) { Counter(confinement: .detached()) }
                 onPlainThread { counter.ping() }
             }
             let kinds = Set(recorder.violations.map(\.kind))
