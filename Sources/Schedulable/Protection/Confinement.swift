@@ -200,7 +200,7 @@ public final class Confinement {
         owner: ExecutionContext?, extras: ConfinementExtras?, allowsConstructionWindow: Bool
     ) -> ConfinementState {
         guard let owner else { return .detached }
-        if allowsConstructionWindow && UInt(csched_current_id()) != owner.id, let window = ConfinementState.openWindowHere() {
+        if allowsConstructionWindow && !_CurrentToken.isCurrent(owner.id), let window = ConfinementState.openWindowHere() {
             return window
         }
         return .bound(to: owner, needsResolution: extras?.needsResolution ?? false)

@@ -1,5 +1,3 @@
-import CSchedulableContext
-
 /// The check of a wrapper whose owner never changes (``SchedulerBound``, ``SchedulableObject``): the
 /// owner's context and the bind site, kept inline in the wrapper — no record, no allocation, no lock.
 ///
@@ -22,10 +20,10 @@ package struct FixedOwner: Sendable {
     }
 
     /// Whether the thread's token is the owner's id: the whole fast path.
-    @inlinable
-    @inline(__always)
+    @usableFromInline
+    @_transparent  // inlined even at -Onone, where checks run by default
     var _passesFastPath: Bool {
-        context.id == UInt(csched_current_id())
+        _CurrentToken.isCurrent(context.id)
     }
 
     /// Whether the calling code runs on the owner. Never a false "yes".
