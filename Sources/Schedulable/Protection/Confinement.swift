@@ -36,7 +36,7 @@ public final class Confinement {
     var _fastOwnerID: AtomicWord
 
     // Guarded by the record's stripe (`StripedLocks`): written only when the binding changes.
-    private var _owner: ExecutionContext?
+    var _owner: ExecutionContext?
     /// Where the record was bound to its owner; while it is detached, where it was created (so that
     /// its first binding can keep that site in the history).
     var _boundAt: CompactCodeLocation
@@ -217,21 +217,6 @@ public final class Confinement {
         ConfinementState(loadedWord: AtomicWord.loadAcquiring(firstIn: self))
     }
 
-    /// Runs `body` under the record's stripe. Every transition of the state machine happens here, and
-    /// publishes its new word with ``publish(_:)``; nothing in `body` may take another stripe.
-    func withBinding<Result>(_ body: () -> Result) -> Result {
-        StripedLocks.withLock(for: self, body)
-    }
-
-    /// Publishes a new state word to the fast path (call under the stripe). A record that leaves a
-    /// task's construction window tells ``TaskConstructionWindows``.
-    private func publish(_ state: ConfinementState) {
-        // Relaxed: only the stripe's holder writes the word.
-        let previous = ConfinementState(loadedWord: AtomicWord.loadRelaxed(firstIn: self))
-        AtomicWord.storeReleasing(state.word, firstIn: self)
-        if let epoch = previous.taskWindowEpoch, previous != state { TaskConstructionWindows.recordLeft(epoch) }
-    }
-
     deinit {
         // A record freed inside a task's construction window leaves it (one load and a test otherwise).
         if let epoch = ConfinementState(loadedWord: AtomicWord.loadRelaxed(firstIn: self)).taskWindowEpoch {
@@ -240,7 +225,7 @@ public final class Confinement {
     }
 
     /// Whether property options still have to be matched to wrappers (read under the stripe).
-    var needsResolution: Bool { extras?.resolvedProperties == nil && extras?.needsResolution == true }
+    package var needsResolution: Bool { extras?.resolvedProperties == nil && extras?.needsResolution == true }
 
     /// The owner's context, or `nil` while detached.
     public var owner: ExecutionContext? {
@@ -271,12 +256,37 @@ public final class Confinement {
         return _isIsolatedSlow()
     }
 
+    /// The verdict on a question (``Checking/verdict(_:object:record:here:report:)``): binds nothing,
+    /// reports nothing.
     @usableFromInline
     func _isIsolatedSlow() -> Bool {
-        switch judge(member: nil) {
-        case .pass, .passResolving: return true
-        case .refuse, .notSerial: return false
+        if case .no = Checking.verdict(.question, member: nil, object: nil, record: self, here: CurrentHere(), report: Checking.noReport) {
+            return false
         }
+        return true
+    }
+}
+
+// `_fastOwnerID` is only read and written through AtomicWord's atomic functions; the other mutable
+// fields only under the record's stripe.
+extension Confinement: @unchecked Sendable {}
+
+/// The record's transitions: every change of its binding happens under its stripe and publishes the new
+/// state word. Which transition an access makes is the verdict's to say (`Checking/Checking.swift`).
+extension Confinement {
+    /// Runs `body` under the record's stripe. Every transition of the state machine happens here, and
+    /// publishes its new word with ``publish(_:)``; nothing in `body` may take another stripe.
+    func withBinding<Result>(_ body: () -> Result) -> Result {
+        StripedLocks.withLock(for: self, body)
+    }
+
+    /// Publishes a new state word to the fast path (call under the stripe). A record that leaves a
+    /// task's construction window tells ``TaskConstructionWindows``.
+    func publish(_ state: ConfinementState) {
+        // Relaxed: only the stripe's holder writes the word.
+        let previous = ConfinementState(loadedWord: AtomicWord.loadRelaxed(firstIn: self))
+        AtomicWord.storeReleasing(state.word, firstIn: self)
+        if let epoch = previous.taskWindowEpoch, previous != state { TaskConstructionWindows.recordLeft(epoch) }
     }
 
     /// Transfers the object to `newOwner`.
@@ -333,44 +343,11 @@ public final class Confinement {
         publish(newOwner.map { .bound(to: $0, needsResolution: needsResolution) } ?? .detached)
     }
 
-    /// Whether a checked use here and now is legitimate for a bound record (call under the stripe): on
-    /// the constructing thread, or on the owner — whose first use also ends the construction window.
-    func allowsUseHere(by owner: ExecutionContext) -> Bool {
-        let state = self.state
-        if CurrentExecution.holds(owner) {
-            if state.constructionEpoch != nil { publish(.bound(to: owner, needsResolution: needsResolution)) }
-            return true
-        }
-        return state.isOnConstructingThread
-    }
-
-    /// Judges a use under the stripe: binds a detached record (unless `member` is excluded, or this is
-    /// only a question), ends the window on the owner's first use, or says who the owner is.
-    func judgeUnderLock(member: ConfinedMemberReference?) -> Judgement {
-        withBinding {
-            guard let owner = _owner else {
-                // A question binds nothing; its answer is whether a use here would bind.
-                guard let member else { return CurrentExecution.bindableContext == nil ? .notSerial : .pass }
-                if excludes(member) { return .pass }
-                guard let here = CurrentExecution.bindableContext else { return .notSerial }
-                bind(to: here, at: member.bindSite ?? .none, event: .boundByFirstUse)
-                recordLegitimateAccess(member)
-                return needsResolution ? .passResolving : .pass
-            }
-            if allowsUseHere(by: owner) {
-                if let member { recordLegitimateAccess(member) }
-                return needsResolution ? .passResolving : .pass
-            }
-            if let member, excludes(member) { return .pass }
-            return .refuse(owner: owner, boundAt: _boundAt)
-        }
-    }
-
-    /// Whether the options leave `member` unchecked (call under the stripe). Property entries not yet
+    /// Whether the options leave `member` unchecked (call under the stripe; the verdict's rules 6 and 11). Property entries not yet
     /// matched to wrappers on this object are matched from what earlier probes of the same key paths
     /// found — nothing is read here, which may be off the owner — so options hold from the first
     /// access of every object but the first of its type (see ``PropertyProbe``).
-    private func excludes(_ member: ConfinedMemberReference) -> Bool {
+    package func excludes(_ member: ConfinedMemberReference) -> Bool {
         guard let extras else { return false }
         if extras.resolvedProperties == nil, let resolved = extras.options.resolvedFromEarlierProbes() {
             extras.resolvedProperties = resolved
@@ -388,20 +365,17 @@ public final class Confinement {
         }
     }
 
+    /// Hands the record to `newOwner` (or detaches it) when the verdict allows it here: from the owner,
+    /// or from anywhere while detached; from elsewhere it is reported at the precondition tier.
     private func rebind(to newOwner: ExecutionContext?, member: StaticString, file: StaticString, line: UInt) {
-        let here = CompactCodeLocation(file: file, line: line)
-        let refused = withBinding { () -> (owner: ExecutionContext, boundAt: CompactCodeLocation)? in
-            if let owner = _owner, !allowsUseHere(by: owner) { return (owner, _boundAt) }
-            bind(to: newOwner, at: here, event: newOwner == nil ? .detach : .handOff)
-            recordLegitimateAccess(.method(member, callSite: here))
-            return nil
+        let reference = ConfinedMemberReference.method(member, callSite: CompactCodeLocation(file: file, line: line))
+        let verdict = Checking.verdict(
+            .transfer, member: reference, newOwner: newOwner, object: nil, record: self, here: CurrentHere()
+        ) {
+            [unowned(unsafe) self] refusal, member in
+            pendingReport(for: refusal, object: nil, member: member, tier: .precondition, typeName: nil)
         }
-        if let refused {
-            reportWrongContext(
-                object: nil, member: .method(member, callSite: here), tier: .precondition,
-                owner: refused.owner, boundAt: refused.boundAt.locationIfAny
-            )
-        }
+        if case .report(let delivery) = verdict { delivery.deliver() }
     }
 }
 
@@ -431,7 +405,3 @@ final class ConfinementExtras: @unchecked Sendable {
         self.resolvedProperties = needsResolution ? nil : ErasedConfinementOptions.ResolvedProperties()
     }
 }
-
-// `_fastOwnerID` is only read and written through AtomicWord's atomic functions; the other mutable
-// fields only under the record's stripe.
-extension Confinement: @unchecked Sendable {}

@@ -1,12 +1,14 @@
-/// The check of a wrapper whose owner never changes (``SchedulerBound``, ``SchedulableObject``): the
-/// owner's context and the bind site, kept inline in the wrapper — no record, no allocation, no lock.
+/// The record of a wrapper whose owner never changes (``SchedulerBound``, ``SchedulableObject``, a
+/// scheduler's own check verbs): the owner's context and the bind site, kept inline in the wrapper — no
+/// allocation, no lock.
 ///
-/// Such wrappers have no construction window, no options and no hand-off, so they need none of a
-/// ``Confinement``'s state: the fast path reads the context's immutable id, and a miss asks
-/// ``CurrentExecution`` about that id. The context is held strongly; it keeps nothing alive (its queue
-/// reference is weak), unlike the scheduler.
+/// It is a record in the one state ``RecordWord/fixed(_:)``: the verdict's rules about binding,
+/// construction windows and options never fire for it, and everything else — the tracked layers,
+/// libdispatch's drain lock, the deinit rule, libdispatch's last word, the report — is the same verdict
+/// every ``Confinement`` gets (``Checking/verdict(_:object:record:here:report:)``). The context is held
+/// strongly; it keeps nothing alive (its queue reference is weak).
 @usableFromInline
-package struct FixedOwner: Sendable {
+package struct FixedOwner: Sendable, VerdictRecord {
     @usableFromInline
     let context: ExecutionContext
     @usableFromInline
@@ -28,7 +30,11 @@ package struct FixedOwner: Sendable {
 
     /// Whether the calling code runs on the owner. Never a false "yes".
     package var isIsolated: Bool {
-        _passesFastPath || CurrentExecution.holds(contextID: context.id)
+        if _passesFastPath { return true }
+        if case .no = Checking.verdict(.question, member: nil, object: nil, record: self, here: CurrentHere(), report: Checking.noReport) {
+            return false
+        }
+        return true
     }
 
     /// Checks an accessor (always-on tier): the fast path inline, the rest out of line.
@@ -60,8 +66,7 @@ package struct FixedOwner: Sendable {
         }
     }
 
-    /// The slow path: legitimate when the calling code holds the owner by any layer (no lock, no
-    /// allocation), else a report. The type's name is only spelt for a report.
+    /// The slow path of the inlined checks. The type's name is only spelt for a report.
     @usableFromInline
     func _checkFailedFastPath(
         member: ConfinedMemberReference, tier: ConfinementViolation.Tier, wrapper: StaticString, argument: Any.Type
@@ -76,13 +81,37 @@ package struct FixedOwner: Sendable {
         member: ConfinedMemberReference, tier: ConfinementViolation.Tier, wrapper: StaticString, argument: Any.Type,
         handler: (any ConfinementViolationHandler)?
     ) {
-        if CurrentExecution.holds(contextID: context.id) { return }
-        ScheduleReporting.reportWrongContext(
-            .wrongContext(
-                member: member, tier: tier, owner: context, boundAt: boundAt.locationIfAny, object: nil,
-                typeName: "\(wrapper)<\(argument)>"
-            ),
-            owner: context, objectHandler: handler
-        )
+        check(member) { owner, boundAt in
+            PendingReport(
+                .wrongContext(
+                    member: member, tier: tier, owner: owner, boundAt: boundAt.locationIfAny, object: nil,
+                    typeName: "\(wrapper)<\(argument)>"
+                ),
+                objectHandler: handler
+            )
+        }
     }
+
+    /// Applies the verdict on a use of `member` here: delivers the report, if there is one.
+    ///
+    /// - Parameter violation: The wrong-context violation, from the owner and bind site.
+    @inline(__always)
+    package func check(
+        _ member: ConfinedMemberReference,
+        violation: (ExecutionContext, CompactCodeLocation) -> PendingReport
+    ) {
+        let verdict = Checking.verdict(.use, member: member, object: nil, record: self, here: CurrentHere()) { refusal, _ in
+            // A fixed owner is never detached: every refusal is a wrong context.
+            guard case .wrongContext(let owner, let boundAt) = refusal else { preconditionFailure("a fixed owner binds nothing") }
+            return violation(owner, boundAt)
+        }
+        if case .report(let delivery) = verdict { delivery.deliver() }
+    }
+
+    // VerdictRecord: the one state `.fixed`; the other members keep their defaults (nothing to bind,
+    // no window, no options).
+    package var word: RecordWord { .fixed(context.id) }
+    package func withStripe<Result>(_ body: () -> Result) -> Result { body() }
+    package var lockedOwner: ExecutionContext? { context }
+    package var lockedBoundAt: CompactCodeLocation { boundAt }
 }
