@@ -5,7 +5,7 @@
 /// It is a record in the one state ``RecordWord/fixed(_:)``: the verdict's rules about binding,
 /// construction windows and options never fire for it, and everything else — the tracked layers,
 /// libdispatch's drain lock, the deinit rule, libdispatch's last word, the report — is the same verdict
-/// every ``Confinement`` gets (``Checking/verdict(_:object:record:here:report:)``). The context is held
+/// every ``Confinement`` gets (`Checking.verdict`). The context is held
 /// strongly; it keeps nothing alive (its queue reference is weak).
 @usableFromInline
 package struct FixedOwner: Sendable, VerdictRecord {

@@ -30,7 +30,7 @@ package struct PendingReport {
     }
 }
 
-/// The answer of ``Checking/verdict(_:object:record:here:report:)``. Small on purpose (a report is one
+/// The answer of `Checking.verdict`. Small on purpose (a report is one
 /// reference): it is returned through the legitimate slow path, where a large payload would be copied.
 package enum Verdict {
     /// Legitimate.

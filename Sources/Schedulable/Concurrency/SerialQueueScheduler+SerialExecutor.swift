@@ -33,11 +33,11 @@ extension SerialQueueScheduler: ExecutorScheduler {
     /// synchronous call made from it); otherwise reports the failure, printed in full, and stops the
     /// process.
     ///
-    /// The verdict every check gets (``Checking/verdict(_:object:record:here:report:)``) decides: it
-    /// includes libdispatch's drain lock where it can be read, and where it cannot, and the calling code
-    /// may run inside dispatch work the library cannot account for (a raw `sync`), defers to
-    /// `dispatchPrecondition(condition: .onQueue(queue))`, which knows every case — with the report armed
-    /// to print first, since a failure there stops the process silently on Linux.
+    /// It is decided like every other check: libdispatch's drain lock counts where it can be read; where
+    /// it cannot, and the calling code may run inside dispatch work the library cannot account for (a raw
+    /// `sync`), `dispatchPrecondition(condition: .onQueue(queue))`, which knows every case, has the last
+    /// word — with the report armed to print first, since a failure there stops the process silently
+    /// on Linux.
     @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
     public func checkIsolated() {
         if isIsolated { return }

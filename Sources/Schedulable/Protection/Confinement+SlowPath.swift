@@ -1,5 +1,5 @@
 /// The slow path of every check: runs only when the thread's token did not match the settled owner.
-/// It asks the verdict (``Checking/verdict(_:object:record:here:report:)``, `Checking/Checking.swift`)
+/// It asks the verdict (`Checking.verdict`, `Checking/Checking.swift`)
 /// and does what it says: nothing, match the options' properties, or deliver a report.
 ///
 /// A settled record is judged without any lock and without allocating; strings are built only for a

@@ -256,7 +256,7 @@ public final class Confinement {
         return _isIsolatedSlow()
     }
 
-    /// The verdict on a question (``Checking/verdict(_:object:record:here:report:)``): binds nothing,
+    /// The verdict on a question (`Checking.verdict`): binds nothing,
     /// reports nothing.
     @usableFromInline
     func _isIsolatedSlow() -> Bool {
