@@ -1,5 +1,4 @@
 import CSchedulableContext
-import Dispatch
 
 /// A queue scheduler can run an actor: return its executor from the actor's `unownedExecutor`.
 ///
@@ -31,25 +30,18 @@ extension SerialQueueScheduler: ExecutorScheduler {
     }
 
     /// Returns when the calling code runs on this queue (or on a queue that targets it, or inside a
-    /// synchronous call made from it).
+    /// synchronous call made from it); otherwise reports the failure, printed in full, and stops the
+    /// process.
     ///
-    /// ``isIsolated`` already includes libdispatch's own answer where its drain lock can be read. Where
-    /// it cannot, and the calling code may run inside dispatch work the library cannot account for (a
-    /// raw `sync`), defers to `dispatchPrecondition(condition: .onQueue(queue))`, which knows every
-    /// case; a failure there stops the process silently on Linux, so the report is armed to print
-    /// first. Elsewhere it reports the failure, printed in full, and stops the process.
+    /// It is decided like every other check: libdispatch's drain lock counts where it can be read; where
+    /// it cannot, and the calling code may run inside dispatch work the library cannot account for (a raw
+    /// `sync`), `dispatchPrecondition(condition: .onQueue(queue))`, which knows every case, has the last
+    /// word — with the report armed to print first, since a failure there stops the process silently
+    /// on Linux.
     @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
     public func checkIsolated() {
         if isIsolated { return }
-        // Where the library has the evidence itself, report (printed first) without asking.
-        guard CurrentExecution.mayHoldQueuesUnseen else {
-            reportIsolationFailure(executionContext, member: "checkIsolated()")
-        }
-        let violation = ConfinementViolation.isolationFailure(executionContext, member: "checkIsolated()")
-        if !executionContext.confirmedByDispatch(elseTrapPrinting: violation.description + "\n") {
-            // libdispatch's answer was read without trapping, and it is "no".
-            reportIsolationFailure(executionContext, member: "checkIsolated()")
-        }
+        checkExecutorIsolation(executionContext, member: "checkIsolated()")
     }
 
     /// `true` when the library's token shows the calling code on this queue; `nil` otherwise, because

@@ -40,7 +40,7 @@ extension ThreadScheduler: ExecutorScheduler {
     @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
     public func checkIsolated() {
         if isIsolated { return }
-        reportIsolationFailure(executionContext, member: "checkIsolated()")
+        checkExecutorIsolation(executionContext, member: "checkIsolated()")
     }
 
     /// Whether the calling code runs on this scheduler: exact for a thread scheduler, whose work only
@@ -53,9 +53,10 @@ extension ThreadScheduler: ExecutorScheduler {
     }
 }
 
-/// Reports that code assumed to be isolated to `context`'s executor runs elsewhere, then stops.
-func reportIsolationFailure(_ context: ExecutionContext, member: String) -> Never {
-    let violation = ConfinementViolation.isolationFailure(context, member: member)
-    ScheduleReporting.report(violation, objectHandler: nil)
-    fatalError(violation.trapMessage)
+/// The slow path of an executor's `checkIsolated()`: the verdict on `context` as a fixed owner; a
+/// refusal is reported as an isolation failure, and the process stops.
+func checkExecutorIsolation(_ context: ExecutionContext, member: String) {
+    FixedOwner(context, boundAt: .none).check(.accessor("checkIsolated()")) { owner, _ in
+        PendingReport(.isolationFailure(owner, member: member), objectHandler: nil)
+    }
 }

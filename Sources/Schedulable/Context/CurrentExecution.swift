@@ -156,7 +156,7 @@ package enum CurrentExecution {
         switch first(includingFrames: false, where: { _ in true })! {
         case .mainThread: return .main
         case .queue(let context): return context
-        case .frame, .thread: return csched_current_id() != 0 ? threadContext() : nil
+        case .frame, .thread: return _CurrentToken.isSet ? threadContext() : nil
         }
     }
 

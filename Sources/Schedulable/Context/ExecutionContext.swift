@@ -86,7 +86,7 @@ public final class ExecutionContext: Sendable, CustomStringConvertible {
     /// "yes".
     @inlinable
     public var isIsolated: Bool {
-        if UInt(csched_current_id()) == id { return true }
+        if _CurrentToken.isCurrent(id) { return true }
         return _isIsolatedSlow()
     }
 

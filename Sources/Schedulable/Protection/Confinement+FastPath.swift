@@ -1,7 +1,5 @@
-import CSchedulableContext
-
-/// The fast path of every check, written once: one relaxed atomic load of the owner's id, one TLS load
-/// of the thread's token, one compare. Everything else runs only when they differ.
+/// The fast path of a record's checks: one relaxed atomic load of the owner's id, then the one compare
+/// (``_CurrentToken/isCurrent(_:)``). Everything else runs only when they differ.
 extension Confinement {
     /// Whether the thread's token equals the settled owner's id: the whole fast path.
     ///
@@ -10,7 +8,7 @@ extension Confinement {
     @usableFromInline
     @_transparent  // inlined even at -Onone, where checks run by default
     var _passesFastPath: Bool {
-        AtomicWord.loadRelaxed(firstIn: self) == UInt(csched_current_id())
+        _CurrentToken.isCurrent(AtomicWord.loadRelaxed(firstIn: self))
     }
 
     /// Checks a box's accessor (`value`, `object`) at the always-on tier: the fast path inline, the rest

@@ -1,25 +1,9 @@
-import CSchedulableContext
-
-/// The verdict of a slow path.
-enum Judgement {
-    /// Legitimate.
-    case pass
-    /// Legitimate, and the options' property entries still have to be matched to wrappers.
-    case passResolving
-    /// Not legitimate: the record is bound to `owner` elsewhere.
-    case refuse(owner: ExecutionContext, boundAt: CompactCodeLocation)
-    /// Not legitimate: a detached record's first use runs on a concurrent pool thread, which nothing
-    /// serial owns, so there is nothing to bind it to.
-    case notSerial
-}
-
 /// The slow path of every check: runs only when the thread's token did not match the settled owner.
+/// It asks the verdict (`Checking.verdict`, `Checking/Checking.swift`)
+/// and does what it says: nothing, match the options' properties, or deliver a report.
 ///
-/// A settled record is judged without any lock and without allocating (its word is the owner's id,
-/// and "does the calling code hold this id" is a walk of this thread's frames, then the main thread,
-/// then one `getSpecific`); the options' exclusions are consulted before any other work on a miss.
-/// Only records that are not settled (detached, being built, options not yet matched) take their
-/// stripe, and strings are built only for a report.
+/// A settled record is judged without any lock and without allocating; strings are built only for a
+/// report.
 extension Confinement {
     /// The slow path of a method guard or a box accessor (see ``_checkMethod(_:_:_:_:tier:)``): builds
     /// the member reference here, out of line, so the inlined fast path stays three instructions.
@@ -53,89 +37,48 @@ extension Confinement {
     }
 
     /// The body of ``_checkFailedFastPath(object:member:tier:typeName:)``, inlined into each entry
-    /// point so that a legitimate slow path is one call deep.
+    /// point so that a legitimate slow path is one call deep (the verdict is inlined into it).
     @inline(__always)
     private func checkFailedFastPath(
         object: AnyObject?, member: ConfinedMemberReference, tier: ConfinementViolation.Tier, typeName: String? = nil
     ) {
-        if case .property(_, let declaredAt) = member, PropertyProbe.recordIfProbing(declaredAt) { return }
-        // Only records that are not settled (checked first: binding `object` here would retain it on
-        // the legitimate slow path of every settled record).
-        if state.settledID == nil { checkStored(in: object, member: member) }
-        switch judge(member: member) {
-        case .pass:
+        // unowned(unsafe): the closure runs, if at all, inside this call, which the caller keeps `self`
+        // and `object` alive for; a strong capture retained both on every legitimate slow path.
+        let verdict = Checking.verdict(.use, member: member, object: object, record: self, here: CurrentHere()) {
+            [unowned(unsafe) self, unowned(unsafe) object] refusal, member in
+            pendingReport(for: refusal, object: object, member: member, tier: tier, typeName: typeName)
+        }
+        switch verdict {
+        case .pass, .no:
             return
         case .passResolving:
             if let object { resolveProperties(on: object) }
-        case .refuse(let owner, let boundAt):
-            if let object, PlatformInternals.isDeallocating(object) == true {
-                // deinit: the last reference is gone, nothing else can race with this access.
-                return
-            }
-            reportWrongContext(
-                object: object, member: member, tier: tier, owner: owner, boundAt: boundAt.locationIfAny, typeName: typeName
+        case .report(let delivery):
+            delivery.deliver()
+        }
+    }
+
+    /// The violation a refusal of `member` becomes (out of line, like every report: the legitimate
+    /// slow path inlined above stays as it was).
+    @inline(never)
+    func pendingReport(
+        for refusal: Refusal, object: AnyObject?, member: ConfinedMemberReference, tier: ConfinementViolation.Tier,
+        typeName: String?
+    ) -> PendingReport {
+        switch refusal {
+        case .wrongContext(let owner, let boundAt):
+            var violation = ConfinementViolation.wrongContext(
+                member: member.named(on: object), tier: tier, owner: owner, boundAt: boundAt.locationIfAny,
+                object: object, typeName: typeName
             )
+            violation.history = historyForReport()
+            return PendingReport(violation, objectHandler: capturedHandler)
         case .notSerial:
-            reportNotSerial(object: object, member: member, tier: tier, typeName: typeName)
-        }
-    }
-
-    /// Makes sure `object` stores this record: a computed `confinement` gives a new record on every
-    /// read — one that is always "being built" by the thread that reads it, so every check would pass.
-    /// Such a record is reported (once per type) and its construction window closed, so the access is
-    /// judged against the owner like any other. Asked only of records that are not settled: a stored
-    /// record settles, an unstored one off its owner never does.
-    @inline(never)
-    private func checkStored(in object: AnyObject?, member: ConfinedMemberReference) {
-        guard let object, let confined = object as? any ConfinedObject, confined.confinement !== self else { return }
-        endConstruction()
-        if UnstoredConfinementTypes.isFirstReport(of: type(of: object)) {
-            ScheduleReporting.report(
-                .unstoredConfinement(on: object, member: member.named(on: object), owner: owner), objectHandler: capturedHandler
+            let violation = ConfinementViolation.firstUseNotSerial(
+                member: member.named(on: object), tier: tier, object: object, typeName: typeName
             )
+            return PendingReport(violation, objectHandler: capturedHandler)
         }
-    }
-
-    /// Judges a use here and now; `member` is `nil` for a question (``isIsolated``), which binds nothing
-    /// and is never excluded.
-    @inline(__always)
-    func judge(member: ConfinedMemberReference?) -> Judgement {
-        let state = self.state
-        if let id = state.settledID {
-            // Settled: no lock. Legitimate misses of the fast path (raw work on the owner's queue, a
-            // branch of a tree owner, main-queue work under dispatchMain()) end here.
-            if CurrentExecution.holds(contextID: id) { return .pass }
-            // A miss: exclusions first (read without the lock: options are immutable and matched
-            // properties were recorded before the word settled).
-            if let member, let extras, !extras.options.checks(member, resolved: extras.resolvedProperties) { return .pass }
-        }
-        // Not settled: the stripe. (Even on the constructing thread: the owner's first use, which may
-        // happen on this very thread through raw work on the owner's queue, must end the window.)
-        return judgeUnderLock(member: member)
-    }
-
-    /// Reports an access outside `owner` (see ``ScheduleReporting/reportWrongContext(_:owner:objectHandler:)``).
-    func reportWrongContext(
-        object: AnyObject?, member: ConfinedMemberReference, tier: ConfinementViolation.Tier,
-        owner: ExecutionContext, boundAt: CodeLocation?, typeName: String? = nil
-    ) {
-        var violation = ConfinementViolation.wrongContext(
-            member: member.named(on: object), tier: tier, owner: owner, boundAt: boundAt, object: object, typeName: typeName
-        )
-        violation.history = historyForReport()
-        ScheduleReporting.reportWrongContext(violation, owner: owner, objectHandler: capturedHandler)
-    }
-
-    /// Reports a detached record's first use on a concurrent pool thread (out of line, like every report:
-    /// the legitimate slow path inlined above stays as it was).
-    @inline(never)
-    private func reportNotSerial(
-        object: AnyObject?, member: ConfinedMemberReference, tier: ConfinementViolation.Tier, typeName: String?
-    ) {
-        ScheduleReporting.report(
-            .firstUseNotSerial(member: member.named(on: object), tier: tier, object: object, typeName: typeName),
-            objectHandler: capturedHandler
-        )
     }
 
     /// Matches the options' property key paths to wrappers by reading each property once. Runs only
@@ -181,7 +124,8 @@ extension ConfinedMemberReference {
     }
 }
 
-/// The types already reported for an unstored confinement record: each is reported once.
+/// The types already reported for an unstored confinement record: each is reported once (rule 2 of the
+/// verdict).
 enum UnstoredConfinementTypes {
     private static let reported = ScheduleLock(Set<ObjectIdentifier>())
 

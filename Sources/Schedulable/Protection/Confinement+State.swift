@@ -1,6 +1,6 @@
 import CSchedulableContext
 
-/// The state machine of a protection record, in the one word the fast path reads.
+/// The state machine of a confinement record, in the one word the fast path reads.
 ///
 /// *detached* (no owner; the next checked use binds one) → *bound*. While bound, two temporary states
 /// make every check take the slow path: the *construction window* (the work that created the record

@@ -36,7 +36,7 @@ public final class Confinement {
     var _fastOwnerID: AtomicWord
 
     // Guarded by the record's stripe (`StripedLocks`): written only when the binding changes.
-    private var _owner: ExecutionContext?
+    var _owner: ExecutionContext?
     /// Where the record was bound to its owner; while it is detached, where it was created (so that
     /// its first binding can keep that site in the history).
     var _boundAt: CompactCodeLocation
@@ -200,7 +200,7 @@ public final class Confinement {
         owner: ExecutionContext?, extras: ConfinementExtras?, allowsConstructionWindow: Bool
     ) -> ConfinementState {
         guard let owner else { return .detached }
-        if allowsConstructionWindow && UInt(csched_current_id()) != owner.id, let window = ConfinementState.openWindowHere() {
+        if allowsConstructionWindow && !_CurrentToken.isCurrent(owner.id), let window = ConfinementState.openWindowHere() {
             return window
         }
         return .bound(to: owner, needsResolution: extras?.needsResolution ?? false)
@@ -217,21 +217,6 @@ public final class Confinement {
         ConfinementState(loadedWord: AtomicWord.loadAcquiring(firstIn: self))
     }
 
-    /// Runs `body` under the record's stripe. Every transition of the state machine happens here, and
-    /// publishes its new word with ``publish(_:)``; nothing in `body` may take another stripe.
-    func withBinding<Result>(_ body: () -> Result) -> Result {
-        StripedLocks.withLock(for: self, body)
-    }
-
-    /// Publishes a new state word to the fast path (call under the stripe). A record that leaves a
-    /// task's construction window tells ``TaskConstructionWindows``.
-    private func publish(_ state: ConfinementState) {
-        // Relaxed: only the stripe's holder writes the word.
-        let previous = ConfinementState(loadedWord: AtomicWord.loadRelaxed(firstIn: self))
-        AtomicWord.storeReleasing(state.word, firstIn: self)
-        if let epoch = previous.taskWindowEpoch, previous != state { TaskConstructionWindows.recordLeft(epoch) }
-    }
-
     deinit {
         // A record freed inside a task's construction window leaves it (one load and a test otherwise).
         if let epoch = ConfinementState(loadedWord: AtomicWord.loadRelaxed(firstIn: self)).taskWindowEpoch {
@@ -240,7 +225,7 @@ public final class Confinement {
     }
 
     /// Whether property options still have to be matched to wrappers (read under the stripe).
-    var needsResolution: Bool { extras?.resolvedProperties == nil && extras?.needsResolution == true }
+    package var needsResolution: Bool { extras?.resolvedProperties == nil && extras?.needsResolution == true }
 
     /// The owner's context, or `nil` while detached.
     public var owner: ExecutionContext? {
@@ -271,164 +256,14 @@ public final class Confinement {
         return _isIsolatedSlow()
     }
 
+    /// The verdict on a question (`Checking.verdict`): binds nothing,
+    /// reports nothing.
     @usableFromInline
     func _isIsolatedSlow() -> Bool {
-        switch judge(member: nil) {
-        case .pass, .passResolving: return true
-        case .refuse, .notSerial: return false
+        if case .no = Checking.verdict(.question, member: nil, object: nil, record: self, here: CurrentHere(), report: Checking.noReport) {
+            return false
         }
-    }
-
-    /// Transfers the object to `newOwner`.
-    ///
-    /// Call it from the current owner (or, for a detached object, from anywhere); a hand-off from elsewhere
-    /// is itself a race and is reported at the precondition tier.
-    ///
-    /// - Parameters:
-    ///   - newOwner: The scheduler that owns the object from now on.
-    ///   - file: The new bind site.
-    ///   - line: The new bind site.
-    public func handOff(to newOwner: some SerialScheduler, file: StaticString = #fileID, line: UInt = #line) {
-        rebind(to: newOwner.executionContext, member: "handOff(to:)", file: file, line: line)
-    }
-
-    /// Returns the object to the detached state: the next checked use binds it again.
-    ///
-    /// Call it from the current owner.
-    ///
-    /// - Parameters:
-    ///   - file: The call site, for reports.
-    ///   - line: The call site, for reports.
-    public func detach(file: StaticString = #fileID, line: UInt = #line) {
-        rebind(to: nil, member: "detach()", file: file, line: line)
-    }
-
-    /// Ends the construction window now: from here on only the owner passes a check, the thread that
-    /// built the object included.
-    ///
-    /// The window also ends by itself when the owner first uses the object, or when the building thread
-    /// hands any work to a library scheduler (from then on the object can be in use elsewhere). Call
-    /// this where an object is published some other way — stored where another thread can reach it.
-    public func endConstruction() {
-        withBinding {
-            if let owner = _owner, state.constructionEpoch != nil {
-                publish(.bound(to: owner, needsResolution: needsResolution))
-            }
-        }
-    }
-
-    /// Binds the object to `scheduler` for good, ending any construction window: for an object that was
-    /// just *sent* into an always-checked wrapper (``SchedulableObject``), so no other reference to it
-    /// can be in use anywhere.
-    package func bindSentObject(to scheduler: some SerialScheduler, at site: CompactCodeLocation) {
-        withBinding { bind(to: scheduler.executionContext, at: site, event: .boundBySending) }
-    }
-
-    /// Binds the object to `newOwner` (or detaches it), ending any construction window (call under
-    /// the stripe); the debug tier records the change as `event` in the history.
-    func bind(to newOwner: ExecutionContext?, at site: CompactCodeLocation, event: OwnershipEventKind) {
-        recordOwnershipEvent(event, newOwner: newOwner, at: site)
-        _owner = newOwner
-        _boundAt = newOwner == nil ? .none : site
-        publish(newOwner.map { .bound(to: $0, needsResolution: needsResolution) } ?? .detached)
-    }
-
-    /// Whether a checked use here and now is legitimate for a bound record (call under the stripe): on
-    /// the constructing thread, or on the owner — whose first use also ends the construction window.
-    func allowsUseHere(by owner: ExecutionContext) -> Bool {
-        let state = self.state
-        if CurrentExecution.holds(owner) {
-            if state.constructionEpoch != nil { publish(.bound(to: owner, needsResolution: needsResolution)) }
-            return true
-        }
-        return state.isOnConstructingThread
-    }
-
-    /// Judges a use under the stripe: binds a detached record (unless `member` is excluded, or this is
-    /// only a question), ends the window on the owner's first use, or says who the owner is.
-    func judgeUnderLock(member: ConfinedMemberReference?) -> Judgement {
-        withBinding {
-            guard let owner = _owner else {
-                // A question binds nothing; its answer is whether a use here would bind.
-                guard let member else { return CurrentExecution.bindableContext == nil ? .notSerial : .pass }
-                if excludes(member) { return .pass }
-                guard let here = CurrentExecution.bindableContext else { return .notSerial }
-                bind(to: here, at: member.bindSite ?? .none, event: .boundByFirstUse)
-                recordLegitimateAccess(member)
-                return needsResolution ? .passResolving : .pass
-            }
-            if allowsUseHere(by: owner) {
-                if let member { recordLegitimateAccess(member) }
-                return needsResolution ? .passResolving : .pass
-            }
-            if let member, excludes(member) { return .pass }
-            return .refuse(owner: owner, boundAt: _boundAt)
-        }
-    }
-
-    /// Whether the options leave `member` unchecked (call under the stripe). Property entries not yet
-    /// matched to wrappers on this object are matched from what earlier probes of the same key paths
-    /// found — nothing is read here, which may be off the owner — so options hold from the first
-    /// access of every object but the first of its type (see ``PropertyProbe``).
-    private func excludes(_ member: ConfinedMemberReference) -> Bool {
-        guard let extras else { return false }
-        if extras.resolvedProperties == nil, let resolved = extras.options.resolvedFromEarlierProbes() {
-            extras.resolvedProperties = resolved
-            if let owner = _owner, state == .unresolved { publish(.settled(owner.id)) }
-        }
-        return !extras.options.checks(member, resolved: extras.resolvedProperties)
-    }
-
-    /// Records the options' property entries matched to wrappers (see `resolveProperties(on:)`).
-    func recordResolution(_ resolved: ErasedConfinementOptions.ResolvedProperties) {
-        withBinding {
-            guard let extras, extras.resolvedProperties == nil else { return }
-            extras.resolvedProperties = resolved
-            if let owner = _owner, state == .unresolved { publish(.settled(owner.id)) }
-        }
-    }
-
-    private func rebind(to newOwner: ExecutionContext?, member: StaticString, file: StaticString, line: UInt) {
-        let here = CompactCodeLocation(file: file, line: line)
-        let refused = withBinding { () -> (owner: ExecutionContext, boundAt: CompactCodeLocation)? in
-            if let owner = _owner, !allowsUseHere(by: owner) { return (owner, _boundAt) }
-            bind(to: newOwner, at: here, event: newOwner == nil ? .detach : .handOff)
-            recordLegitimateAccess(.method(member, callSite: here))
-            return nil
-        }
-        if let refused {
-            reportWrongContext(
-                object: nil, member: .method(member, callSite: here), tier: .precondition,
-                owner: refused.owner, boundAt: refused.boundAt.locationIfAny
-            )
-        }
-    }
-}
-
-/// The part of a record only some objects need: options other than the default, and the handler of
-/// the test that created the object. Allocated only then, so a default record is one allocation.
-final class ConfinementExtras: @unchecked Sendable {
-    // @unchecked: `resolvedProperties` is written once, under the owning record's stripe, before the
-    // record's state word settles (a releasing store); lock-free readers read it only after an
-    // acquiring load of a settled word. Everything else is immutable.
-    let options: ErasedConfinementOptions
-    let capturedHandler: (any ConfinementViolationHandler)?
-    /// Which wrappers the options' property entries reach; `nil` until probed.
-    var resolvedProperties: ErasedConfinementOptions.ResolvedProperties?
-    /// Whether property entries have to be matched to wrappers at all: only where wrappers check.
-    let needsResolution: Bool
-
-    /// Extras for a record, or `nil` when it needs none (default options, no test handler).
-    convenience init?(options: ErasedConfinementOptions?, handler: (any ConfinementViolationHandler)?) {
-        if options?.isDefault ?? true, handler == nil { return nil }
-        self.init(options: options ?? ErasedConfinementOptions(), capturedHandler: handler)
-    }
-
-    private init(options: ErasedConfinementOptions, capturedHandler: (any ConfinementViolationHandler)?) {
-        self.options = options
-        self.capturedHandler = capturedHandler
-        self.needsResolution = options.hasPropertyEntries && ConfinementSystem.debugChecksCompiledIn
-        self.resolvedProperties = needsResolution ? nil : ErasedConfinementOptions.ResolvedProperties()
+        return true
     }
 }
 

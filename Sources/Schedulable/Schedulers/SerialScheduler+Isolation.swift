@@ -53,12 +53,15 @@ extension SerialScheduler {
     package func checkIsolation(
         _ member: StaticString, tier: ConfinementViolation.Tier, _ message: String, _ file: StaticString, _ line: UInt
     ) {
+        // A scheduler's own answer first (a custom scheduler may know more); then the verdict.
         if isIsolated { return }
-        var violation = ConfinementViolation.wrongContext(
-            member: .method(member, callSite: CompactCodeLocation(file: file, line: line)), tier: tier,
-            owner: executionContext, boundAt: nil, object: nil
-        )
-        if !message.isEmpty { violation.detail = message }
-        ScheduleReporting.reportWrongContext(violation, owner: executionContext, objectHandler: nil)
+        let member = ConfinedMemberReference.method(member, callSite: CompactCodeLocation(file: file, line: line))
+        FixedOwner(executionContext, boundAt: .none).check(member) { owner, _ in
+            var violation = ConfinementViolation.wrongContext(
+                member: member, tier: tier, owner: owner, boundAt: nil, object: nil
+            )
+            if !message.isEmpty { violation.detail = message }
+            return PendingReport(violation, objectHandler: nil)
+        }
     }
 }

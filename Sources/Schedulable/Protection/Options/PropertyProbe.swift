@@ -2,7 +2,8 @@ import CSchedulableContext
 
 /// Finds which `@Confined` storage a property key path reaches, by reading the property once
 /// on a thread that may (the owner, or the thread building the object) with this thread's probe slot
-/// set: the wrapper's slow path records its declaration site there instead of checking.
+/// set: the wrapper's slow path records its declaration site there instead of checking (rule 1 of the
+/// verdict, `CurrentHere.recordIfProbing(_:)`).
 ///
 /// The key path itself cannot be handed to the wrapper's slow path: any use of it there makes the
 /// optimizer materialize (and retain and release) the key path on every access, fast path included.
@@ -47,13 +48,5 @@ package struct PropertyProbe: Sendable {
             read(object)
         }
         return recorded
-    }
-
-    /// Records `site` if a probe runs on this thread; returns whether one did (and the check is skipped).
-    static func recordIfProbing(_ site: CompactCodeLocation) -> Bool {
-        guard let slot = csched_probe_slot() else { return false }
-        let recorded = slot.assumingMemoryBound(to: CompactCodeLocation?.self)
-        if recorded.pointee == nil { recorded.pointee = site }
-        return true
     }
 }

@@ -1,0 +1,166 @@
+/// The one verdict on an access: every check of the library — a record's, a fixed owner's, a
+/// scheduler's verbs, an executor's `checkIsolated()` — ends here after its fast path missed.
+///
+/// The rules run in this order; the first that decides, decides. To change what an access may do, change
+/// its rule here and its row in `VerdictTests`. "DESIGN" is the product contract (DESIGN.md), "TM" the
+/// Threading Model article.
+package enum Checking {
+    /// Judges `access` to `record`'s object here and now.
+    ///
+    /// Inlined into each caller and specialised for its record and "here": on a legitimate slow path
+    /// (rules 1–4) nothing is allocated, boxed or retained, and no lock is taken. `report` builds the
+    /// violation of a refusal of the access's member; it runs at most once, only when a report may
+    /// follow (the member is passed to it, not captured: a capture copied it on every slow path).
+    ///
+    /// - Parameters:
+    ///   - access: What is checked.
+    ///   - member: The member used or transferred by; `nil` for a question.
+    ///   - newOwner: A transfer's new owner (`nil`: detach).
+    ///   - object: The protected object, when there is one (the unstored-record rule, the deinit rule).
+    ///   - record: The object's record.
+    ///   - here: Where the calling code runs.
+    ///   - report: The violation a refusal becomes, with the handler the object captured.
+    /// - Returns: What to do.
+    @inline(__always)
+    package static func verdict<Record: VerdictRecord, Here: VerdictHere>(
+        _ access: CheckedAccess, member: ConfinedMemberReference?, newOwner: ExecutionContext? = nil,
+        object: AnyObject?, record: Record, here: Here, report: (Refusal, ConfinedMemberReference) -> PendingReport
+    ) -> Verdict {
+        if access != .transfer {
+            // 1. DESIGN "Options" (properties named by key path): a property read by a running probe is
+            //    the probe finding which wrapper the key path reaches; it is recorded, not checked.
+            if case .property(_, let declaredAt)? = member, here.recordIfProbing(declaredAt) { return .pass }
+            var word = record.word
+            // 2. DESIGN "never a false negative": a record the object does not store (a computed
+            //    `confinement`) would be "being built" on every read. Close its window, report it once
+            //    per type, and judge the use like any other. (Asked only unsettled: reading `object`
+            //    first would retain it on every legitimate slow path.)
+            if case .unsettled = word, access == .use, let member, let object, !record.isStored(in: object) {
+                record.closeUnstored(on: object, member: member)
+                word = record.word
+            }
+            if let id = word.ownerID {
+                // 3. DESIGN "A check passes iff…", TM "The slow path": the calling code holds the owner by
+                //    a layer the library tracks (raw work on the owner's queue, a branch of a tree owner,
+                //    main-queue work under dispatchMain()). No lock: the word is the owner's id.
+                if here.holds(contextID: id) { return .pass }
+                // 4. DESIGN "Options" (exclusion wins): an excluded member is not checked.
+                if access == .use, let member, record.excludesWhenSettled(member) { return .pass }
+            }
+        }
+        // Everything else reads the binding under the record's stripe (a fixed owner has none).
+        let ruling: Ruling = record.withStripe {
+            guard let owner = record.lockedOwner else {
+                return detachedRuling(access, member: member, newOwner: newOwner, record: record, here: here)
+            }
+            // 9. DESIGN "Construct here, use there (…or the owner has used it)", TM "What libdispatch
+            //    knows": the owner — by a tracked layer or by libdispatch's drain lock (raw `sync` nested
+            //    in raw owner work). Its first use ends the construction window.
+            if here.holds(owner) {
+                record.endWindowOnOwnersUse(owner)
+                return legitimate(access, member: member, newOwner: newOwner, record: record)
+            }
+            // 10. DESIGN "Construct here, use there", TM "Construct here, use there": the work that
+            //     built the object, while its window is open.
+            if record.isInConstructionWindowHere { return legitimate(access, member: member, newOwner: newOwner, record: record) }
+            // 11. DESIGN "Options" (exclusion wins), after the owner's rules: the owner's use of an
+            //     excluded member still ends the window.
+            if access == .use, let member, record.excludes(member) { return .pass }
+            return .refused(.wrongContext(owner: owner, boundAt: record.lockedBoundAt))
+        }
+        switch ruling {
+        case .pass: return .pass
+        case .passResolving: return .passResolving
+        case .refused(let refusal):
+            // 12. DESIGN "`is…` query: never a false yes": a question answers "no" and reports nothing.
+            guard let member else { return .no }
+            return refused(refusal, member, object: object, here: here, report: report)
+        }
+    }
+
+    /// Rules 13–15: a use or transfer the record's rules refused. Inlined too, so that `report` is
+    /// called in place: passed to a call, its captures would be copied on every slow path.
+    @inline(__always)
+    private static func refused<Here: VerdictHere>(
+        _ refusal: Refusal, _ member: ConfinedMemberReference, object: AnyObject?, here: Here,
+        report: (Refusal, ConfinedMemberReference) -> PendingReport
+    ) -> Verdict {
+        guard case .wrongContext(let owner, _) = refusal else {
+            let pending = report(refusal, member)
+            return .report(Delivery(pending.violation, to: handler(for: pending)))
+        }
+        // 13. DESIGN "Construct here, use there (…the last release, deinit, must not be reported)":
+        //     nothing else holds an object whose deinit runs.
+        if let object, here.isDeallocating(object) { return .pass }
+        let pending = report(refusal, member)
+        let handler = handler(for: pending)
+        // 14. DESIGN "owner = queue Q … `dispatchPrecondition` agrees", TM "What libdispatch knows": where
+        //     the outcome is a trap anyway and the thread may run dispatch work the library cannot
+        //     account for, libdispatch answers (drain lock, else `dispatchPrecondition` with the report
+        //     armed: DESIGN "print before trapping"). Not while a handler runs here: a violation raised
+        //     there is printed, not asked about.
+        if !here.isDelivering, ScheduleReporting.endsInTrap(pending.violation, handledBy: handler),
+            here.mayHoldQueuesUnseen,
+            here.dispatchConfirms(owner, elseTrapPrinting: pending.violation.description + "\n")
+        {
+            return .pass
+        }
+        // 15. DESIGN "Reports": anything else is a violation.
+        return .report(Delivery(pending.violation, to: handler))
+    }
+
+    private static func handler(for pending: PendingReport) -> any ConfinementViolationHandler {
+        ScheduleReporting.handler(for: pending.violation, objectHandler: pending.objectHandler)
+    }
+
+    /// Rules 5–8, under the stripe: a record without an owner.
+    @inline(__always)
+    private static func detachedRuling<Record: VerdictRecord, Here: VerdictHere>(
+        _ access: CheckedAccess, member: ConfinedMemberReference?, newOwner: ExecutionContext?, record: Record, here: Here
+    ) -> Ruling {
+        guard let member else {
+            // 5. DESIGN "`is…`: never a false yes": a use here would bind, unless nothing serial runs here.
+            return here.bindableContext == nil ? .refused(.notSerial) : .pass
+        }
+        if access == .transfer {
+            // Confinement `handOff`/`detach`: a detached record may be handed off from anywhere.
+            record.transfer(to: newOwner, member: member)
+            return .pass
+        }
+        // 6. DESIGN "Options" (exclusion wins): an excluded member binds nothing.
+        if record.excludes(member) { return .pass }
+        // 7. DESIGN "No pass or identity is ever given to GCD workers, the cooperative pool",
+        //    "Concurrent queues cannot be owners"; TM "Detached objects, hand-off": nothing to bind to.
+        guard let context = here.bindableContext else { return .refused(.notSerial) }
+        // 8. `Confinement.detached(file:line:)`: the first checked use binds the object where it runs.
+        record.bindByFirstUse(to: context, member: member)
+        return record.needsResolution ? .passResolving : .pass
+    }
+
+    /// A legitimate access under the stripe: a transfer is applied, a use is recorded in the history.
+    @inline(__always)
+    private static func legitimate<Record: VerdictRecord>(
+        _ access: CheckedAccess, member: ConfinedMemberReference?, newOwner: ExecutionContext?, record: Record
+    ) -> Ruling {
+        if let member {
+            if access == .transfer {
+                record.transfer(to: newOwner, member: member)
+                return .pass
+            }
+            record.recordLegitimateUse(member)
+        }
+        return record.needsResolution ? .passResolving : .pass
+    }
+
+    /// What the rules under the stripe conclude (small: it leaves the stripe on every slow path).
+    private enum Ruling {
+        case pass
+        case passResolving
+        case refused(Refusal)
+    }
+
+    /// The `report` argument of a question, which never reports (rule 12 answers first).
+    package static func noReport(_ refusal: Refusal, _ member: ConfinedMemberReference) -> PendingReport {
+        preconditionFailure("a question reports nothing")
+    }
+}

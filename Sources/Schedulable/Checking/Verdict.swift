@@ -1,0 +1,153 @@
+/// What a check is asked about. Trivial on purpose: the member travels beside it, borrowed, so that
+/// nothing is copied on a legitimate slow path.
+package enum CheckedAccess {
+    /// A use of a guarded member, an accessor or a check verb: it may bind a detached record, and it is
+    /// reported when it is not legitimate.
+    case use
+    /// ``Confinement/isIsolated`` and the other `is…` queries: binds nothing, reports nothing.
+    case question
+    /// ``Confinement/handOff(to:file:line:)`` or ``Confinement/detach(file:line:)``: made from the owner,
+    /// or from anywhere while the record is detached; applied under the stripe when allowed.
+    case transfer
+}
+
+/// Why an access is not legitimate (before the last rules, which may still let it pass).
+package enum Refusal {
+    /// The record is bound to `owner`, elsewhere.
+    case wrongContext(owner: ExecutionContext, boundAt: CompactCodeLocation)
+    /// A detached record's first use runs on a concurrent pool thread: nothing serial owns it.
+    case notSerial
+}
+
+/// The violation a refusal becomes, and the handler the object captured (built only for a report).
+package struct PendingReport {
+    package var violation: ConfinementViolation
+    package var objectHandler: (any ConfinementViolationHandler)?
+
+    package init(_ violation: ConfinementViolation, objectHandler: (any ConfinementViolationHandler)?) {
+        self.violation = violation
+        self.objectHandler = objectHandler
+    }
+}
+
+/// The answer of `Checking.verdict`. Small on purpose (a report is one
+/// reference): it is returned through the legitimate slow path, where a large payload would be copied.
+package enum Verdict {
+    /// Legitimate.
+    case pass
+    /// Legitimate, and the options' property entries still have to be matched to wrappers (the caller
+    /// reads them, outside the stripe: each read re-enters the check).
+    case passResolving
+    /// A question's "no" (nothing is reported).
+    case no
+    /// Not legitimate: deliver the report (``ScheduleReporting/report(_:to:)``).
+    case report(Delivery)
+}
+
+/// A violation and the handler it goes to, decided by the verdict and delivered by the caller.
+package final class Delivery {
+    package let violation: ConfinementViolation
+    package let handler: any ConfinementViolationHandler
+
+    init(_ violation: ConfinementViolation, to handler: any ConfinementViolationHandler) {
+        self.violation = violation
+        self.handler = handler
+    }
+
+    /// Delivers the violation to its handler.
+    package func deliver() {
+        ScheduleReporting.report(violation, to: handler)
+    }
+}
+
+/// An ownership record as the verdict sees it: a ``Confinement``, or a ``FixedOwner`` (whose state is
+/// always ``RecordWord/fixed(_:)``, so the rules about binding, windows and options never fire for it:
+/// the defaults below say so).
+///
+/// The members marked "under the stripe" are read and called only inside ``withStripe(_:)``.
+package protocol VerdictRecord {
+    /// The state word, read without a lock.
+    var word: RecordWord { get }
+    /// Whether `object` stores this record (asked only of an unsettled record, for a use).
+    func isStored(in object: AnyObject) -> Bool
+    /// Closes the window of a record that `object` does not store and reports that once per type.
+    func closeUnstored(on object: AnyObject, member: ConfinedMemberReference)
+    /// Whether the options leave `member` unchecked, read without the lock (settled records only).
+    func excludesWhenSettled(_ member: ConfinedMemberReference) -> Bool
+    /// Runs `body` under the record's stripe (a fixed owner has nothing that changes: no lock).
+    func withStripe<Result>(_ body: () -> Result) -> Result
+    /// Under the stripe: the owner, or `nil` while detached.
+    var lockedOwner: ExecutionContext? { get }
+    /// Under the stripe: where the record was bound.
+    var lockedBoundAt: CompactCodeLocation { get }
+    /// Under the stripe: whether the calling code is the work still building the object (its
+    /// construction window is open here).
+    var isInConstructionWindowHere: Bool { get }
+    /// Under the stripe: whether the options leave `member` unchecked (may settle the word from what
+    /// earlier probes found).
+    func excludes(_ member: ConfinedMemberReference) -> Bool
+    /// Under the stripe: whether property options still have to be matched to wrappers.
+    var needsResolution: Bool { get }
+    /// Under the stripe: binds a detached record to `context` by its first use, `member`.
+    func bindByFirstUse(to context: ExecutionContext, member: ConfinedMemberReference)
+    /// Under the stripe: ends the construction window, if open, on the owner's first use.
+    func endWindowOnOwnersUse(_ owner: ExecutionContext)
+    /// Under the stripe: records a legitimate use in the ownership history.
+    func recordLegitimateUse(_ member: ConfinedMemberReference)
+    /// Under the stripe: hands the record to `newOwner` (or detaches it) by `member`.
+    func transfer(to newOwner: ExecutionContext?, member: ConfinedMemberReference)
+}
+
+/// What the verdict reads of a record's state word without a lock.
+package enum RecordWord {
+    /// The owner never changes (``FixedOwner``): its context's id.
+    case fixed(UInt)
+    /// Bound, nothing left to do: the owner's context id (what the fast path compares).
+    case settled(UInt)
+    /// Detached, in a construction window, or options still to match: the stripe decides.
+    case unsettled
+
+    /// The owner's id when it can be judged without a lock.
+    @inline(__always)
+    var ownerID: UInt? {
+        switch self {
+        case .fixed(let id), .settled(let id): return id
+        case .unsettled: return nil
+        }
+    }
+}
+
+extension VerdictRecord {
+    package func isStored(in object: AnyObject) -> Bool { true }
+    package func closeUnstored(on object: AnyObject, member: ConfinedMemberReference) {}
+    package func excludesWhenSettled(_ member: ConfinedMemberReference) -> Bool { false }
+    package var isInConstructionWindowHere: Bool { false }
+    package func excludes(_ member: ConfinedMemberReference) -> Bool { false }
+    package var needsResolution: Bool { false }
+    package func bindByFirstUse(to context: ExecutionContext, member: ConfinedMemberReference) {}
+    package func endWindowOnOwnersUse(_ owner: ExecutionContext) {}
+    package func recordLegitimateUse(_ member: ConfinedMemberReference) {}
+    package func transfer(to newOwner: ExecutionContext?, member: ConfinedMemberReference) {}
+}
+
+/// "Here": what the verdict asks about the calling code. Production: ``CurrentHere``; tests: a fake.
+package protocol VerdictHere {
+    /// Records `site` if a property probe runs on this thread; whether one did.
+    func recordIfProbing(_ site: CompactCodeLocation) -> Bool
+    /// Whether the calling code runs in the context whose id is `id` (or a branch), by a layer the
+    /// library tracks: frames, main thread, library queue, plain thread. No lock, no allocation.
+    func holds(contextID id: UInt) -> Bool
+    /// The same, and last libdispatch's drain lock for `owner`'s queue.
+    func holds(_ owner: ExecutionContext) -> Bool
+    /// The context a first use here binds to; `nil` on a concurrent pool thread.
+    var bindableContext: ExecutionContext? { get }
+    /// Whether `object` is deallocating (its `deinit` runs).
+    func isDeallocating(_ object: AnyObject) -> Bool
+    /// Whether a violation is being delivered on this thread (a handler runs).
+    var isDelivering: Bool { get }
+    /// Whether the calling code may run in dispatch work the library cannot account for.
+    var mayHoldQueuesUnseen: Bool { get }
+    /// libdispatch's answer for `owner`'s queue: `true` if held, `false` if read and not held;
+    /// otherwise traps (`dispatchPrecondition`) after arming `report` to print.
+    func dispatchConfirms(_ owner: ExecutionContext, elseTrapPrinting report: String) -> Bool
+}

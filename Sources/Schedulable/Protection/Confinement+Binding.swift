@@ -1,0 +1,107 @@
+/// The record's transitions: every change of its binding happens under its stripe and publishes the new
+/// state word. Which transition an access makes is the verdict's to say (`Checking/Checking.swift`).
+extension Confinement {
+    /// Runs `body` under the record's stripe. Every transition of the state machine happens here, and
+    /// publishes its new word with ``publish(_:)``; nothing in `body` may take another stripe.
+    func withBinding<Result>(_ body: () -> Result) -> Result {
+        StripedLocks.withLock(for: self, body)
+    }
+
+    /// Publishes a new state word to the fast path (call under the stripe). A record that leaves a
+    /// task's construction window tells ``TaskConstructionWindows``.
+    func publish(_ state: ConfinementState) {
+        // Relaxed: only the stripe's holder writes the word.
+        let previous = ConfinementState(loadedWord: AtomicWord.loadRelaxed(firstIn: self))
+        AtomicWord.storeReleasing(state.word, firstIn: self)
+        if let epoch = previous.taskWindowEpoch, previous != state { TaskConstructionWindows.recordLeft(epoch) }
+    }
+
+    /// Transfers the object to `newOwner`.
+    ///
+    /// Call it from the current owner (or, for a detached object, from anywhere); a hand-off from elsewhere
+    /// is itself a race and is reported at the precondition tier.
+    ///
+    /// - Parameters:
+    ///   - newOwner: The scheduler that owns the object from now on.
+    ///   - file: The new bind site.
+    ///   - line: The new bind site.
+    public func handOff(to newOwner: some SerialScheduler, file: StaticString = #fileID, line: UInt = #line) {
+        rebind(to: newOwner.executionContext, member: "handOff(to:)", file: file, line: line)
+    }
+
+    /// Returns the object to the detached state: the next checked use binds it again.
+    ///
+    /// Call it from the current owner.
+    ///
+    /// - Parameters:
+    ///   - file: The call site, for reports.
+    ///   - line: The call site, for reports.
+    public func detach(file: StaticString = #fileID, line: UInt = #line) {
+        rebind(to: nil, member: "detach()", file: file, line: line)
+    }
+
+    /// Ends the construction window now: from here on only the owner passes a check, the thread that
+    /// built the object included.
+    ///
+    /// The window also ends by itself when the owner first uses the object, or when the building thread
+    /// hands any work to a library scheduler (from then on the object can be in use elsewhere). Call
+    /// this where an object is published some other way — stored where another thread can reach it.
+    public func endConstruction() {
+        withBinding {
+            if let owner = _owner, state.constructionEpoch != nil {
+                publish(.bound(to: owner, needsResolution: needsResolution))
+            }
+        }
+    }
+
+    /// Binds the object to `scheduler` for good, ending any construction window: for an object that was
+    /// just *sent* into an always-checked wrapper (``SchedulableObject``), so no other reference to it
+    /// can be in use anywhere.
+    package func bindSentObject(to scheduler: some SerialScheduler, at site: CompactCodeLocation) {
+        withBinding { bind(to: scheduler.executionContext, at: site, event: .boundBySending) }
+    }
+
+    /// Binds the object to `newOwner` (or detaches it), ending any construction window (call under
+    /// the stripe); the debug tier records the change as `event` in the history.
+    func bind(to newOwner: ExecutionContext?, at site: CompactCodeLocation, event: OwnershipEventKind) {
+        recordOwnershipEvent(event, newOwner: newOwner, at: site)
+        _owner = newOwner
+        _boundAt = newOwner == nil ? .none : site
+        publish(newOwner.map { .bound(to: $0, needsResolution: needsResolution) } ?? .detached)
+    }
+
+    /// Whether the options leave `member` unchecked (call under the stripe; the verdict's rules 6 and 11). Property entries not yet
+    /// matched to wrappers on this object are matched from what earlier probes of the same key paths
+    /// found — nothing is read here, which may be off the owner — so options hold from the first
+    /// access of every object but the first of its type (see ``PropertyProbe``).
+    package func excludes(_ member: ConfinedMemberReference) -> Bool {
+        guard let extras else { return false }
+        if extras.resolvedProperties == nil, let resolved = extras.options.resolvedFromEarlierProbes() {
+            extras.resolvedProperties = resolved
+            if let owner = _owner, state == .unresolved { publish(.settled(owner.id)) }
+        }
+        return !extras.options.checks(member, resolved: extras.resolvedProperties)
+    }
+
+    /// Records the options' property entries matched to wrappers (see `resolveProperties(on:)`).
+    func recordResolution(_ resolved: ErasedConfinementOptions.ResolvedProperties) {
+        withBinding {
+            guard let extras, extras.resolvedProperties == nil else { return }
+            extras.resolvedProperties = resolved
+            if let owner = _owner, state == .unresolved { publish(.settled(owner.id)) }
+        }
+    }
+
+    /// Hands the record to `newOwner` (or detaches it) when the verdict allows it here: from the owner,
+    /// or from anywhere while detached; from elsewhere it is reported at the precondition tier.
+    private func rebind(to newOwner: ExecutionContext?, member: StaticString, file: StaticString, line: UInt) {
+        let reference = ConfinedMemberReference.method(member, callSite: CompactCodeLocation(file: file, line: line))
+        let verdict = Checking.verdict(
+            .transfer, member: reference, newOwner: newOwner, object: nil, record: self, here: CurrentHere()
+        ) {
+            [unowned(unsafe) self] refusal, member in
+            pendingReport(for: refusal, object: nil, member: member, tier: .precondition, typeName: nil)
+        }
+        if case .report(let delivery) = verdict { delivery.deliver() }
+    }
+}

@@ -1,0 +1,67 @@
+/// A record as the verdict reads and changes it (``VerdictRecord``): its state word without a lock, its
+/// binding under the stripe, and the transitions the rules make there.
+extension Confinement: VerdictRecord {
+    package var word: RecordWord {
+        if let id = state.settledID { return .settled(id) }
+        return .unsettled
+    }
+
+    /// Whether `object` stores this record: a computed `confinement` gives a new record on every read.
+    @inline(never)
+    package func isStored(in object: AnyObject) -> Bool {
+        guard let confined = object as? any ConfinedObject else { return true }
+        return confined.confinement === self
+    }
+
+    /// Closes the construction window of a record `object` does not store, so the access is judged
+    /// against the owner like any other, and reports the type once.
+    @inline(never)
+    package func closeUnstored(on object: AnyObject, member: ConfinedMemberReference) {
+        endConstruction()
+        if UnstoredConfinementTypes.isFirstReport(of: type(of: object)) {
+            ScheduleReporting.report(
+                .unstoredConfinement(on: object, member: member.named(on: object), owner: owner), objectHandler: capturedHandler
+            )
+        }
+    }
+
+    /// Read without the lock: options are immutable, and matched properties were recorded before the
+    /// word settled.
+    package func excludesWhenSettled(_ member: ConfinedMemberReference) -> Bool {
+        guard let extras else { return false }
+        return !extras.options.checks(member, resolved: extras.resolvedProperties)
+    }
+
+    package func withStripe<Result>(_ body: () -> Result) -> Result { withBinding(body) }
+
+    package var lockedOwner: ExecutionContext? { _owner }
+
+    package var lockedBoundAt: CompactCodeLocation { _boundAt }
+
+    package var isInConstructionWindowHere: Bool { state.isOnConstructingThread }
+
+    package func bindByFirstUse(to context: ExecutionContext, member: ConfinedMemberReference) {
+        bind(to: context, at: member.bindSite ?? .none, event: .boundByFirstUse)
+        recordLegitimateAccess(member)
+    }
+
+    package func endWindowOnOwnersUse(_ owner: ExecutionContext) {
+        if state.constructionEpoch != nil { publish(.bound(to: owner, needsResolution: needsResolution)) }
+    }
+
+    package func recordLegitimateUse(_ member: ConfinedMemberReference) {
+        recordLegitimateAccess(member)
+    }
+
+    package func transfer(to newOwner: ExecutionContext?, member: ConfinedMemberReference) {
+        bind(to: newOwner, at: member.bindSite ?? .none, event: newOwner == nil ? .detach : .handOff)
+        // A transfer's member is `handOff(to:)` or `detach()`, a method: rebuilt from its trivial parts
+        // rather than copied, which went through the enum's value witness (about 100 instructions per
+        // transfer with the debug tier's history, `handOffRoundTrip`).
+        if case .method(let name, let callSite) = member {
+            recordLegitimateAccess(.method(name, callSite: callSite))
+        } else {
+            recordLegitimateAccess(member)
+        }
+    }
+}

@@ -1,0 +1,266 @@
+import Dispatch
+import Foundation
+import Testing
+
+@testable import Schedulable
+
+/// The verdict's rules (`Checking/Checking.swift`), one row each, judged with a fake record and a fake
+/// "here": changing a rule is one edit there and one row here. The real engine's answers are in
+/// `MatrixTests` and in `FixedOwnerVerdictTests` below.
+@Suite("The verdict, rule by rule")
+struct VerdictTests {
+    static let owner = ExecutionContext(label: "verdict.owner", parent: nil, kind: .custom, id: 9_000_001)
+    static let elsewhere = ExecutionContext(label: "verdict.elsewhere", parent: nil, kind: .custom, id: 9_000_002)
+    static var method: ConfinedMemberReference { .method("ping()", callSite: .none) }
+    static var property: ConfinedMemberReference { .property(name: "count", declaredAt: .none) }
+
+    /// Runs the verdict and says what it returned and what it did, as one line per effect.
+    func judge(
+        _ access: CheckedAccess, _ member: ConfinedMemberReference? = nil, to newOwner: ExecutionContext? = nil,
+        record: FakeRecord, here: FakeHere, object: AnyObject? = nil,
+        tier: ConfinementViolation.Tier = .assert
+    ) -> (verdict: String, effects: [String]) {
+        let recorder = ViolationRecorder()
+        let verdict = Checking.verdict(access, member: member, newOwner: newOwner, object: object, record: record, here: here) {
+            refusal, _ in
+            record.effects.append("report(\(refusal.name))")
+            let violation = ConfinementViolation.wrongContext(
+                member: Self.method, tier: tier, owner: Self.owner, boundAt: nil, object: nil
+            )
+            return PendingReport(violation, objectHandler: recorder)
+        }
+        let answer: String
+        switch verdict {
+        case .pass: answer = "pass"
+        case .passResolving: answer = "passResolving"
+        case .no: answer = "no"
+        case .report(let delivery): answer = (delivery.handler as AnyObject) === recorder ? "report" : "report to another handler"
+        }
+        return (answer, record.effects + here.log.asked)
+    }
+
+    @Test func rule1AReadByAProbeIsRecordedNotChecked() {
+        let here = FakeHere(probing: true)
+        let result = judge(.use, Self.property, record: FakeRecord(word: .unsettled, owner: Self.owner), here: here)
+        #expect(result.verdict == "pass")
+        #expect(result.effects == ["probe"])
+    }
+
+    @Test func rule2AnUnstoredRecordIsClosedAndReportedThenJudged() {
+        let record = FakeRecord(word: .unsettled, owner: Self.owner, stored: false, settlesOnClose: true)
+        let result = judge(.use, Self.method, record: record, here: FakeHere(holdsID: true), object: NSObject())
+        #expect(result.verdict == "pass")
+        #expect(result.effects == ["closeUnstored", "holds(id)"])
+    }
+
+    @Test func rule3ASettledOwnerHeldByATrackedLayerPassesWithoutTheStripe() {
+        let result = judge(.use, Self.method, record: FakeRecord(word: .settled(Self.owner.id), owner: Self.owner), here: FakeHere(holdsID: true))
+        #expect(result.verdict == "pass")
+        #expect(result.effects == ["holds(id)"])
+    }
+
+    @Test func rule4AnExcludedMemberOfASettledRecordPassesWithoutTheStripe() {
+        let record = FakeRecord(word: .settled(Self.owner.id), owner: Self.owner, excluded: true)
+        let result = judge(.use, Self.method, record: record, here: FakeHere())
+        #expect(result.verdict == "pass")
+        #expect(result.effects == ["holds(id)"])
+    }
+
+    @Test func rule5AQuestionOnADetachedRecordBindsNothing() {
+        let detached = { FakeRecord(word: .unsettled, owner: nil) }
+        #expect(judge(.question, record: detached(), here: FakeHere(bindable: Self.owner)).verdict == "pass")
+        let onPool = judge(.question, record: detached(), here: FakeHere(bindable: nil))
+        #expect(onPool.verdict == "no")
+        #expect(onPool.effects == ["stripe", "bindable"])
+    }
+
+    @Test func rule6AnExcludedMemberDoesNotBindADetachedRecord() {
+        let record = FakeRecord(word: .unsettled, owner: nil, excluded: true)
+        let result = judge(.use, Self.method, record: record, here: FakeHere(bindable: Self.owner))
+        #expect(result.verdict == "pass")
+        #expect(result.effects == ["stripe", "excludes"])
+    }
+
+    @Test func rule7AFirstUseOnAPoolThreadIsReportedNotSerial() {
+        let result = judge(.use, Self.method, record: FakeRecord(word: .unsettled, owner: nil), here: FakeHere(bindable: nil))
+        #expect(result.verdict == "report")
+        #expect(result.effects == ["stripe", "excludes", "report(notSerial)", "bindable"])
+    }
+
+    @Test func rule8AFirstUseBindsADetachedRecordWhereItRuns() {
+        let result = judge(.use, Self.method, record: FakeRecord(word: .unsettled, owner: nil), here: FakeHere(bindable: Self.owner))
+        #expect(result.verdict == "pass")
+        #expect(result.effects == ["stripe", "excludes", "bind(9000001)", "bindable"])
+        let resolving = FakeRecord(word: .unsettled, owner: nil, needsResolution: true)
+        #expect(judge(.use, Self.method, record: resolving, here: FakeHere(bindable: Self.owner)).verdict == "passResolving")
+    }
+
+    @Test func rule9TheOwnerPassesByTheDrainLockAndEndsTheWindow() {
+        let result = judge(.use, Self.method, record: FakeRecord(word: .unsettled, owner: Self.owner), here: FakeHere(holdsOwner: true))
+        #expect(result.verdict == "pass")
+        #expect(result.effects == ["stripe", "endWindow", "legitimate", "holds(owner)"])
+    }
+
+    @Test func rule10TheBuildingWorkPassesWhileItsWindowIsOpen() {
+        let record = FakeRecord(word: .unsettled, owner: Self.owner, inWindow: true)
+        let result = judge(.use, Self.method, record: record, here: FakeHere())
+        #expect(result.verdict == "pass")
+        #expect(result.effects == ["stripe", "legitimate", "holds(owner)"])
+    }
+
+    @Test func rule11AnExcludedMemberPassesAfterTheOwnersRules() {
+        let record = FakeRecord(word: .unsettled, owner: Self.owner, excluded: true)
+        let result = judge(.use, Self.method, record: record, here: FakeHere())
+        #expect(result.verdict == "pass")
+        #expect(result.effects == ["stripe", "excludes", "holds(owner)"])
+    }
+
+    @Test func rule12AQuestionAnswersNoAndReportsNothing() {
+        let result = judge(.question, record: FakeRecord(word: .settled(Self.owner.id), owner: Self.owner), here: FakeHere())
+        #expect(result.verdict == "no")
+        #expect(result.effects == ["stripe", "holds(id)", "holds(owner)"])
+    }
+
+    @Test func rule13AnAccessDuringDeinitIsNotReported() {
+        let here = FakeHere(deallocating: true)
+        let result = judge(.use, Self.method, record: FakeRecord(word: .settled(Self.owner.id), owner: Self.owner), here: here, object: NSObject())
+        #expect(result.verdict == "pass")
+        #expect(result.effects == ["stripe", "excludes", "holds(id)", "holds(owner)", "deallocating"])
+    }
+
+    @Test func rule14LibdispatchHasTheLastWordWhereTheOutcomeIsATrap() {
+        let settled = { FakeRecord(word: .settled(Self.owner.id), owner: Self.owner) }
+        let yes = judge(.use, Self.method, record: settled(), here: FakeHere(unseen: true, dispatchSays: true), tier: .precondition)
+        #expect(yes.verdict == "pass")
+        #expect(yes.effects == ["stripe", "excludes", "report(wrongContext)", "holds(id)", "holds(owner)", "delivering", "unseen", "dispatch"])
+        let no = judge(.use, Self.method, record: settled(), here: FakeHere(unseen: true, dispatchSays: false), tier: .precondition)
+        #expect(no.verdict == "report")
+        // Not asked: no trap would follow, the library accounts for the dispatch work, or a handler runs.
+        for (here, tier) in [
+            (FakeHere(unseen: true, dispatchSays: true), ConfinementViolation.Tier.assert),
+            (FakeHere(unseen: false, dispatchSays: true), .precondition),
+            (FakeHere(unseen: true, dispatchSays: true, delivering: true), .precondition),
+        ] {
+            let result = judge(.use, Self.method, record: settled(), here: here, tier: tier)
+            #expect(result.verdict == "report")
+            #expect(!result.effects.contains("dispatch"))
+        }
+    }
+
+    @Test func rule15AnythingElseIsReported() {
+        let result = judge(.use, Self.method, record: FakeRecord(word: .settled(Self.owner.id), owner: Self.owner), here: FakeHere())
+        #expect(result.verdict == "report")
+        #expect(result.effects == ["stripe", "excludes", "report(wrongContext)", "holds(id)", "holds(owner)", "delivering"])
+    }
+
+    @Test func aTransferIsMadeFromTheOwnerOrFromAnywhereWhileDetached() {
+        let detached = judge(.transfer, Self.method, to: Self.elsewhere, record: FakeRecord(word: .unsettled, owner: nil), here: FakeHere())
+        #expect(detached.verdict == "pass")
+        #expect(detached.effects == ["stripe", "transfer(9000002)"])
+        let fromOwner = judge(.transfer, Self.method, to: Self.elsewhere, record: FakeRecord(word: .settled(Self.owner.id), owner: Self.owner), here: FakeHere(holdsOwner: true))
+        #expect(fromOwner.effects == ["stripe", "endWindow", "transfer(9000002)", "holds(owner)"])
+        // Elsewhere: refused, even for an excluded member; no lock-free rule applies to a transfer.
+        let record = FakeRecord(word: .settled(Self.owner.id), owner: Self.owner, excluded: true)
+        let elsewhere = judge(.transfer, Self.method, to: Self.elsewhere, record: record, here: FakeHere(holdsID: true), tier: .precondition)
+        #expect(elsewhere.verdict == "report")
+        #expect(!elsewhere.effects.contains { $0.hasPrefix("transfer") })
+        #expect(!elsewhere.effects.contains("holds(id)"))
+    }
+
+    @Test func aFixedOwnerIsARecordInTheFixedStateTheDrainLockIncluded() {
+        let fixed = FixedOwner(Self.owner, boundAt: .none)
+        let here = FakeHere(holdsOwner: true)
+        let verdict = Checking.verdict(.question, member: nil, object: nil, record: fixed, here: here, report: Checking.noReport)
+        #expect({ if case .pass = verdict { true } else { false } }())
+        #expect(here.log.asked == ["holds(id)", "holds(owner)"])
+    }
+}
+
+extension Refusal {
+    var name: String {
+        switch self {
+        case .wrongContext: "wrongContext"
+        case .notSerial: "notSerial"
+        }
+    }
+}
+
+/// A record whose state the test sets, and which logs what the verdict does to it.
+final class FakeRecord: VerdictRecord {
+    var word: RecordWord
+    let owner: ExecutionContext?
+    let stored: Bool
+    let settlesOnClose: Bool
+    let excluded: Bool
+    let inWindow: Bool
+    let needsResolution: Bool
+    var effects: [String] = []
+
+    init(
+        word: RecordWord, owner: ExecutionContext?, stored: Bool = true, settlesOnClose: Bool = false,
+        excluded: Bool = false, inWindow: Bool = false, needsResolution: Bool = false
+    ) {
+        self.word = word
+        self.owner = owner
+        self.stored = stored
+        self.settlesOnClose = settlesOnClose
+        self.excluded = excluded
+        self.inWindow = inWindow
+        self.needsResolution = needsResolution
+    }
+
+    func isStored(in object: AnyObject) -> Bool { stored }
+    func closeUnstored(on object: AnyObject, member: ConfinedMemberReference) {
+        effects.append("closeUnstored")
+        if settlesOnClose, let owner { word = .settled(owner.id) }
+    }
+    func excludesWhenSettled(_ member: ConfinedMemberReference) -> Bool { excluded }
+    func withStripe<Result>(_ body: () -> Result) -> Result {
+        effects.append("stripe")
+        return body()
+    }
+    var lockedOwner: ExecutionContext? { owner }
+    var lockedBoundAt: CompactCodeLocation { .none }
+    var isInConstructionWindowHere: Bool { inWindow }
+    func excludes(_ member: ConfinedMemberReference) -> Bool {
+        effects.append("excludes")
+        return excluded
+    }
+    func bindByFirstUse(to context: ExecutionContext, member: ConfinedMemberReference) { effects.append("bind(\(context.id))") }
+    func endWindowOnOwnersUse(_ owner: ExecutionContext) { effects.append("endWindow") }
+    func recordLegitimateUse(_ member: ConfinedMemberReference) { effects.append("legitimate") }
+    func transfer(to newOwner: ExecutionContext?, member: ConfinedMemberReference) {
+        effects.append("transfer(\(newOwner.map { "\($0.id)" } ?? "nil"))")
+    }
+}
+
+/// "Here" with fixed answers; logs which questions the verdict asked, in order.
+struct FakeHere: VerdictHere {
+    final class Log { var asked: [String] = [] }
+    let log = Log()
+    var probing = false
+    var holdsID = false
+    var holdsOwner = false
+    var bindable: ExecutionContext? = nil
+    var deallocating = false
+    var unseen = false
+    var dispatchSays = false
+    var delivering = false
+
+    func recordIfProbing(_ site: CompactCodeLocation) -> Bool { ask("probe", probing) }
+    func holds(contextID id: UInt) -> Bool { ask("holds(id)", holdsID) }
+    func holds(_ owner: ExecutionContext) -> Bool { ask("holds(owner)", holdsOwner) }
+    var bindableContext: ExecutionContext? {
+        _ = ask("bindable", true)
+        return bindable
+    }
+    func isDeallocating(_ object: AnyObject) -> Bool { ask("deallocating", deallocating) }
+    var isDelivering: Bool { ask("delivering", delivering) }
+    var mayHoldQueuesUnseen: Bool { ask("unseen", unseen) }
+    func dispatchConfirms(_ owner: ExecutionContext, elseTrapPrinting report: String) -> Bool { ask("dispatch", dispatchSays) }
+
+    private func ask(_ question: String, _ answer: Bool) -> Bool {
+        log.asked.append(question)
+        return answer
+    }
+}
