@@ -38,7 +38,7 @@ uintptr_t csched_thread_unique_id(void) {
 }
 
 // ---- Ownership history (debug tier): the creating thread in one word ----------------------------
-// Kept apart so that it merges cleanly: only `Protection/` (Swift) calls it.
+// Kept apart so that it merges cleanly: only `Confinement/` (Swift) calls it.
 
 // The calling thread's stamp, computed once per thread: its unique id, with the top bit set on the
 // main thread (0 until computed; a stamp is never 0, unique ids start at 1).

@@ -49,7 +49,7 @@ import Testing
 
 /// The members named by the violations a handler received.
 final class ReportedMembers: Sendable {
-    private let members = ScheduleLock<[String]>([])
+    private let members = LockedValue<[String]>([])
 
     func append(_ member: String) { members.withLock { $0.append(member) } }
 

@@ -13,7 +13,7 @@ import Schedulable
 
 /// Counts the reports of the objects created under it.
 private final class ProbeRecorder: ConfinementViolationHandler {
-    private let reports = ScheduleLock(0)
+    private let reports = LockedValue(0)
     func handle(_ violation: ConfinementViolation) { reports.withLock { $0 += 1 } }
     var count: Int { reports.withLock { $0 } }
 }
@@ -123,7 +123,7 @@ func runMatrixCells(repetitions: Int) {
         for _ in 0..<repetitions {
             let recorder = ProbeRecorder()
             let subject = settledSubject(owner, recorder)
-            let seen = ScheduleLock<[(onCaller: Bool, isolated: Bool)]>([])
+            let seen = LockedValue<[(onCaller: Bool, isolated: Bool)]>([])
             let caller = csched_os_thread_id()
             DispatchQueue.concurrentPerform(iterations: 8) { _ in
                 let isolated = subject.access()

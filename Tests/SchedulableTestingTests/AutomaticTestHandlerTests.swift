@@ -15,7 +15,7 @@ import XCTest
     /// one is attributed to this test.
     @Test(.requiresDebugChecks) func offTaskViolationsAreRecordedOnTheTestBeforeTheDetectingThreadGoesOn() async {
         let owner = SerialQueueScheduler(label: "automatic.off-task.")
-        let countsAfterEachDetection = ScheduleLock<[Int]>([])
+        let countsAfterEachDetection = LockedValue<[Int]>([])
         let issues = await TestIssueCapture.capturing { capture in
             let counter = Counter(owner: owner)
             #expect(ConfinementSystem.scopedHandler is any AutomaticTestHandler)

@@ -68,7 +68,7 @@ import Testing
 }
 
 final class LateLog: Sendable {
-    private let violations = ScheduleLock<[ConfinementViolation]>([])
+    private let violations = LockedValue<[ConfinementViolation]>([])
     func append(_ violation: ConfinementViolation) { violations.withLock { $0.append(violation) } }
     var count: Int { violations.withLock { $0.count } }
 }

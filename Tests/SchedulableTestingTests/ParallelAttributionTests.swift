@@ -55,7 +55,7 @@ struct OwnViolationsOnly: TestTrait, TestScoping {
             var statistics = ""
         }
 
-        private let state = ScheduleLock(Expectation())
+        private let state = LockedValue(Expectation())
 
         func expect(owner: String, violations: Int) {
             state.withLock {
@@ -113,7 +113,7 @@ final class AttributionStatistics: Sendable {
         var othersRunningAtDetection: [Int: [Int]] = [:]
     }
 
-    private let state = ScheduleLock(State())
+    private let state = LockedValue(State())
 
     func caseStarted() {
         state.withLock {

@@ -25,7 +25,7 @@ private final class ScheduledCounter: ConfinedObject {
 
 /// Collects violations for one scope (objects created in it keep the handler).
 private final class ViolationLog: Sendable {
-    private let violations = ScheduleLock<[ConfinementViolation]>([])
+    private let violations = LockedValue<[ConfinementViolation]>([])
     var handler: CustomViolationHandler { CustomViolationHandler { violation in self.violations.withLock { $0.append(violation) } } }
     var all: [ConfinementViolation] { violations.withLock { $0 } }
 }
@@ -81,7 +81,7 @@ struct ConfinedObjectSchedulingTests {
     @Test func performRunsInlineOnTheOwnerAndHopsFromElsewhere() {
         let owner = ThreadScheduler(label: "test.objects.perform")
         let counter = SchedulableObject(ScheduledCounter(owner: owner), on: owner)
-        let order = ScheduleLock<[String]>([])
+        let order = LockedValue<[String]>([])
         owner.schedule {
             counter.perform { _ in order.withLock { $0.append("inline") } }
             order.withLock { $0.append("after") }

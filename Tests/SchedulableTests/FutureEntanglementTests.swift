@@ -101,7 +101,7 @@ struct FutureEntanglementTests {
             let scheduler = RunnerScheduler(label: "test.entanglement.error")
             let root = scheduler.future { () throws -> Int in throw Failure() }
             root.setEntanglementLevel(.limited(1))
-            let ran = ScheduleLock(false)
+            let ran = LockedValue(false)
             let mapped = root.map { value -> Int in
                 ran.withLock { $0 = true }
                 return value

@@ -8,7 +8,7 @@ import Testing
 private final class DroppingScheduler: SerialScheduler {
     let label = "test.dropping"
     let executionContext = ExecutionContext.Runner(label: "test.dropping").context
-    private let held = ScheduleLock<[@Sendable () -> Void]>([])
+    private let held = LockedValue<[@Sendable () -> Void]>([])
     private let holds: Bool
 
     init(holds: Bool) {

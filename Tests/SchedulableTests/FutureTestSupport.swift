@@ -6,7 +6,7 @@ import Testing
 /// Collects the violations and notes of one scope: futures made in it keep the handler, so reports
 /// made later on scheduler threads still arrive here.
 final class FutureReportLog: Sendable {
-    private let reports = ScheduleLock<[ConfinementViolation]>([])
+    private let reports = LockedValue<[ConfinementViolation]>([])
     /// Called with each report, after it is recorded (on the reporting thread).
     private let onReport: @Sendable (ConfinementViolation) -> Void
 
@@ -30,7 +30,7 @@ final class FutureReportLog: Sendable {
 
 /// A value written once on one thread and read on another after a semaphore or a join orders them.
 final class Slot<Value: Sendable>: Sendable {
-    private let value = ScheduleLock<Value?>(nil)
+    private let value = LockedValue<Value?>(nil)
     func set(_ newValue: Value) { value.withLock { $0 = newValue } }
     var get: Value? { value.withLock { $0 } }
 }

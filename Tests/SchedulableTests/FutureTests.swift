@@ -111,7 +111,7 @@ struct FutureTests {
             explicit.shutdown()
         }
         let future = owner.future { 5 }
-        let seen = ScheduleLock<[String: (Int, Bool)]>([:])
+        let seen = LockedValue<[String: (Int, Bool)]>([:])
         let all = DispatchSemaphore(value: 0)
         future.whenPresent(on: explicit) { result in
             seen.withLock { $0["explicit"] = ((try? result.get()) ?? -1, explicit.isIsolated) }
@@ -182,7 +182,7 @@ struct FutureTests {
     }
 
     @Test func notesNeverTrapAndTheLogHandlerLogsEachCallSiteOnce() async throws {
-        let lines = ScheduleLock<[String]>([])
+        let lines = LockedValue<[String]>([])
         let logHandler = LogViolationHandler { line in lines.withLock { $0.append(line) } }
         func note(line: Int) -> ConfinementViolation {
             ConfinementViolation(

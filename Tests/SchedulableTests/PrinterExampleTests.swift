@@ -8,7 +8,7 @@ import Testing
 
 /// Where the printer writes (the console, in the article).
 private final class OutputSink: Sendable {
-    private let lines = ScheduleLock<[String]>([])
+    private let lines = LockedValue<[String]>([])
     func write(_ line: String) { lines.withLock { $0.append(line) } }
     var all: [String] { lines.withLock { $0 } }
 }

@@ -77,9 +77,9 @@ struct SerialOwnerTests {
             #expect(scheduler.parent == nil)
             let counter = withConfinementViolationHandler(recorder) { Counter(owner: scheduler) }
             counter.confinement.endConstruction()
-            let running = ScheduleLock(0)
-            let overlaps = ScheduleLock(0)
-            let passed = ScheduleLock(0)
+            let running = LockedValue(0)
+            let overlaps = LockedValue(0)
+            let passed = LockedValue(0)
             let group = DispatchGroup()
             for block in 0..<(2 * Self.repetitions) {
                 group.enter()

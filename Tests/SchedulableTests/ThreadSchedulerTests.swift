@@ -33,7 +33,7 @@ struct ThreadSchedulerTests {
 
     @Test func eventsRunOnTheSchedulersOwnThreadInsideItsContext() {
         let scheduler = ThreadScheduler(label: "test.context")
-        let observations = ScheduleLock<[(isIsolated: Bool, tid: UInt64)]>([])
+        let observations = LockedValue<[(isIsolated: Bool, tid: UInt64)]>([])
         for _ in 0..<3 {
             scheduler.schedule {
                 observations.withLock { $0.append((scheduler.isIsolated, csched_os_thread_id())) }
@@ -112,7 +112,7 @@ struct ThreadSchedulerTests {
         let scheduler = ThreadScheduler(label: "test.self-shutdown")
         let order = LoopConfined<[Int]>([])
         let done = DispatchSemaphore(value: 0)
-        let lateRejection = ScheduleLock<ScheduleRejection?>(nil)
+        let lateRejection = LockedValue<ScheduleRejection?>(nil)
         let queuedTheRest = DispatchSemaphore(value: 0)
         scheduler.schedule {
             queuedTheRest.wait()  // Shut down only once events 2 and "done" were accepted.
@@ -221,7 +221,7 @@ struct ThreadSchedulerTests {
         }
         let assembly = Assembly(blue: blue, red: red)
         let done = DispatchSemaphore(value: 0)
-        let result = ScheduleLock<String?>(nil)
+        let result = LockedValue<String?>(nil)
         TestThread {
             let a = blue.sync { assembly.makeA() }
             result.withLock { $0 = a }
@@ -237,7 +237,7 @@ struct ThreadSchedulerTests {
         let c = ThreadScheduler(label: "test.nested.c")
         defer { [a, b, c].forEach { $0.shutdown() } }
         let done = DispatchSemaphore(value: 0)
-        let trace = ScheduleLock<[String]>([])
+        let trace = LockedValue<[String]>([])
         @Sendable func record(_ name: String, _ scheduler: ThreadScheduler) {
             let onOwnThread = csched_os_thread_id() == scheduler.osThreadID && scheduler.isIsolated
             trace.withLock { $0.append(name + (onOwnThread ? "" : "!")) }
@@ -317,8 +317,8 @@ struct ThreadSchedulerTests {
         // not. Each new scheduler checks the object of the one before it.
         var previousRecord: Confinement?
         var previousThread: pthread_t?
-        let reuses = ScheduleLock(0)
-        let falsePasses = ScheduleLock(0)
+        let reuses = LockedValue(0)
+        let falsePasses = LockedValue(0)
         for index in 0..<1_000 {
             let scheduler = ThreadScheduler(label: "test.aba.\(index)")
             let record = Confinement(owner: scheduler)

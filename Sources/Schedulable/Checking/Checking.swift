@@ -99,7 +99,7 @@ package enum Checking {
         //     account for, libdispatch answers (drain lock, else `dispatchPrecondition` with the report
         //     armed: DESIGN "print before trapping"). Not while a handler runs here: a violation raised
         //     there is printed, not asked about.
-        if !here.isDelivering, ScheduleReporting.endsInTrap(pending.violation, handledBy: handler),
+        if !here.isDelivering, ConfinementReporting.endsInTrap(pending.violation, handledBy: handler),
             here.mayHoldQueuesUnseen,
             here.dispatchConfirms(owner, elseTrapPrinting: pending.violation.description + "\n")
         {
@@ -110,7 +110,7 @@ package enum Checking {
     }
 
     private static func handler(for pending: PendingReport) -> any ConfinementViolationHandler {
-        ScheduleReporting.handler(for: pending.violation, objectHandler: pending.objectHandler)
+        ConfinementReporting.handler(for: pending.violation, objectHandler: pending.objectHandler)
     }
 
     /// Rules 5–8, under the stripe: a record without an owner.

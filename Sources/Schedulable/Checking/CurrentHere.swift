@@ -35,7 +35,7 @@ package struct CurrentHere: VerdictHere {
     }
 
     package var isDelivering: Bool {
-        ScheduleReporting.isDeliveringOnThisThread
+        ConfinementReporting.isDeliveringOnThisThread
     }
 
     package var mayHoldQueuesUnseen: Bool {

@@ -40,7 +40,7 @@ package enum Verdict {
     case passResolving
     /// A question's "no" (nothing is reported).
     case no
-    /// Not legitimate: deliver the report (``ScheduleReporting/report(_:to:)``).
+    /// Not legitimate: deliver the report (``ConfinementReporting/report(_:to:)``).
     case report(Delivery)
 }
 
@@ -56,7 +56,7 @@ package final class Delivery {
 
     /// Delivers the violation to its handler.
     package func deliver() {
-        ScheduleReporting.report(violation, to: handler)
+        ConfinementReporting.report(violation, to: handler)
     }
 }
 

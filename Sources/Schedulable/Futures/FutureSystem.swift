@@ -4,7 +4,7 @@
 /// Both are read on every use, so they can be changed from a debugger; the level applies to futures
 /// made afterwards, the note switch to waits that begin afterwards.
 public enum FutureSystem {
-    private static let defaultLevel = ScheduleLock(EntanglementLevel.unlimited)
+    private static let defaultLevel = LockedValue(EntanglementLevel.unlimited)
     private static let logsWaits = AtomicCell(1)
 
     /// The ``EntanglementLevel`` of new root futures — STMQ's `setDefaultEntanglementLevel:`. Default:

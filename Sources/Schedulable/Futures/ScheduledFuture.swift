@@ -52,7 +52,7 @@ public final class ScheduledFuture<Value: Sendable>: Sendable {
         var wasQueued = false
     }
 
-    private let state: ScheduleLock<State>
+    private let state: LockedValue<State>
 
     init(
         scheduler: any SerialScheduler, createdAt: CodeLocation, handler: (any ConfinementViolationHandler)?,
@@ -61,7 +61,7 @@ public final class ScheduledFuture<Value: Sendable>: Sendable {
         self.scheduler = scheduler
         self.createdAt = createdAt
         self.capturedHandler = handler
-        self.state = ScheduleLock(State(entanglementLevel: entanglementLevel))
+        self.state = LockedValue(State(entanglementLevel: entanglementLevel))
     }
 
     /// How far futures derived from this one may queue their work (see ``EntanglementLevel``).
@@ -225,7 +225,7 @@ public final class ScheduledFuture<Value: Sendable>: Sendable {
         if callerHoldsScheduler, !context.isIsolated, context.root.kind.isThreadAffine {
             // Held only on the main thread's behalf, elsewhere: running main's work here would run it
             // off its thread, and waiting for main would never end.
-            ScheduleReporting.report(.deadlockWaiting(on: context, member: "future(_:)"), objectHandler: capturedHandler)
+            ConfinementReporting.report(.deadlockWaiting(on: context, member: "future(_:)"), objectHandler: capturedHandler)
             return
         }
         if callerHoldsScheduler {
@@ -247,7 +247,7 @@ public final class ScheduledFuture<Value: Sendable>: Sendable {
     private var typeName: String { String(describing: ScheduledFuture<Value>.self) }
 
     private func reportDeadlock(callSite: CodeLocation) {
-        ScheduleReporting.report(
+        ConfinementReporting.report(
             ConfinementViolation(
                 kind: .deadlock,
                 tier: .assert,
@@ -266,7 +266,7 @@ public final class ScheduledFuture<Value: Sendable>: Sendable {
     }
 
     private func reportWaiting(callSite: CodeLocation) {
-        ScheduleReporting.report(
+        ConfinementReporting.report(
             ConfinementViolation(
                 kind: .waitingRequired,
                 tier: .note,

@@ -140,7 +140,7 @@ package struct CallStack: @unchecked Sendable {
 /// address are its inlined functions, innermost first, then the function that holds them.
 private enum SymbolCache {
     private static let limit = 4_096
-    private static let cache = ScheduleLock([UInt: [CallStack.Frame]]())
+    private static let cache = LockedValue([UInt: [CallStack.Frame]]())
 
     /// The frames of `addresses`, if every one of them was symbolicated before.
     static func frames(for addresses: [UInt]) -> [CallStack.Frame]? {
@@ -170,9 +170,9 @@ private enum SymbolCache {
 /// loaded since).
 @available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *)
 private enum RuntimeImages {
-    private static let images = ScheduleLock<ImageMap?>(nil)
+    private static let images = LockedValue<ImageMap?>(nil)
     /// Symbolication runs one at a time: reports are rare, and the symbol cache is shared. A bare mutex,
-    /// not a `ScheduleLock<()>`: Swift lays a zero-sized stored property out at offset 0, the object's
+    /// not a `LockedValue<()>`: Swift lays a zero-sized stored property out at offset 0, the object's
     /// own address (checked with `_forEachField`: `state` at 0, the mutex at 16), and ThreadSanitizer
     /// reported an exclusive access to that "variable" in one thread against a read at the same address
     /// in another thread that did not yet hold the mutex.

@@ -8,7 +8,7 @@ import Darwin
 
 /// The library's one mutex: a `pthread_mutex_t` at a stable heap address.
 ///
-/// Every lock in the library is built on it (``ScheduleLock`` for guarded values, the thread
+/// Every lock in the library is built on it (``LockedValue`` for guarded values, the thread
 /// scheduler's event queue with a ``PlatformCondition``, and ``StripedLocks``, a fixed table of mutexes
 /// that uses its raw operations: ``initialize(at:)``, ``lock(_:)``, ``unlock(_:)``, the same calls this
 /// type's own methods make). Not `Synchronization.Mutex`: on Linux its

@@ -24,7 +24,7 @@
 package enum AutomaticTestReporting {
     /// Non-zero once a bridge is installed: the one load a process without tests pays.
     private static let installed = AtomicCell(0)
-    private static let installedBridge = ScheduleLock<(any TestFrameworkBridge)?>(nil)
+    private static let installedBridge = LockedValue<(any TestFrameworkBridge)?>(nil)
 
     /// The test of the code that handed the running work to a library scheduler (see
     /// ``carryingCurrentTest(_:)``). A task-local, so that it also works on threads without a task

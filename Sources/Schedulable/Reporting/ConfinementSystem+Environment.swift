@@ -25,7 +25,7 @@ struct EnvironmentSetting: Sendable {
     )
 
     /// The old names whose notice was printed: once per process each.
-    private static let noticed = ScheduleLock<Set<String>>([])
+    private static let noticed = LockedValue<Set<String>>([])
 
     /// The value and the name it was read under: the new name's if set, else the old name's (with the
     /// notice); `nil` when neither is set.

@@ -47,7 +47,7 @@ public enum ConfinementSystem {
         set { stackDepth.withLock { $0 = max(0, newValue) } }
     }
 
-    private static let stackDepth = ScheduleLock<Int>(
+    private static let stackDepth = LockedValue<Int>(
         (EnvironmentSetting.stackDepth.read()?.value).flatMap { Int($0) }.map { max(0, $0) } ?? 8
     )
 
@@ -67,7 +67,7 @@ public enum ConfinementSystem {
         var location: CodeLocation
     }
 
-    private static let bootstrapped = ScheduleLock<Bootstrap?>(nil)
+    private static let bootstrapped = LockedValue<Bootstrap?>(nil)
 
     /// The policy of the environment variable, if it is set. Entries that cannot be parsed are reported
     /// (each one, with the syntax) and left out; the valid ones still apply.

@@ -149,7 +149,7 @@ final class CapturedAccess: Sendable {
     /// `Type.member.` of a property: its accessors' frames are the compiler's, not the access site.
     private let accessorPrefix: String?
     private let depth: Int
-    private let symbolicated = ScheduleLock<Resolved?>(nil)
+    private let symbolicated = LockedValue<Resolved?>(nil)
 
     /// What the stack resolves to.
     struct Resolved {
@@ -209,7 +209,7 @@ enum SiteKeys {
     }
 
     private static let limit = 1_024
-    private static let keys = ScheduleLock([Stack: UInt?]())
+    private static let keys = LockedValue([Stack: UInt?]())
 
     static func key(for addresses: [UInt], accessorPrefix: String?) -> UInt?? {
         keys.withLock { $0[Stack(addresses: addresses, accessorPrefix: accessorPrefix)] }

@@ -17,7 +17,7 @@ public final class LogViolationHandler: ConfinementViolationHandler {
         var accessSite: AnyHashable?
     }
 
-    private let counts = ScheduleLock<[Key: Int]>([:])
+    private let counts = LockedValue<[Key: Int]>([:])
     private let output: @Sendable (String) -> Void
     /// Whether entries also become Xcode runtime issues (Apple platforms; a no-op elsewhere).
     private let raisesRuntimeIssues: Bool

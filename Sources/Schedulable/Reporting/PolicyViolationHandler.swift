@@ -44,9 +44,9 @@ public final class PolicyViolationHandler: ConfinementViolationHandler {
 
     /// The policy that decides each violation's level.
     public let policy: ConfinementPolicy
-    private let counts = ScheduleLock<[Site: SiteCount]>([:])
+    private let counts = LockedValue<[Site: SiteCount]>([:])
     /// Whether some report was held back, so the summary is worth printing at exit.
-    private let heldBack = ScheduleLock(false)
+    private let heldBack = LockedValue(false)
 
     /// How many full reports a `warn` site prints before it only counts.
     public static let fullReportsPerSite = 16
@@ -176,7 +176,7 @@ extension ConfinementViolationHandler where Self == PolicyViolationHandler {
 
 /// Prints the summary of the handlers that held reports back, once, when the process exits normally.
 enum PolicySummaryAtExit {
-    private static let handlers = ScheduleLock<[PolicyViolationHandler]>([])
+    private static let handlers = LockedValue<[PolicyViolationHandler]>([])
 
     static func register(_ handler: PolicyViolationHandler) {
         let isFirst = handlers.withLock { handlers -> Bool in

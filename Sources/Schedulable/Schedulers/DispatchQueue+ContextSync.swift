@@ -17,7 +17,7 @@ extension DispatchQueue {
     func sync<T>(as context: ExecutionContext, _ body: () throws -> T) rethrows -> T {
         if context.isIsolated { return try body() }
         if CurrentExecution.waitingWouldDeadlock(on: context) {
-            ScheduleReporting.report(.deadlockWaiting(on: context, member: "sync(_:)"), objectHandler: nil)
+            ConfinementReporting.report(.deadlockWaiting(on: context, member: "sync(_:)"), objectHandler: nil)
         }
         csched_note_publication()   // a hand-off: it ends this thread's construction windows
         return try BlockedCallerToken.withCurrent { caller in

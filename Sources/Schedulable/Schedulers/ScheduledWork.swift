@@ -52,7 +52,7 @@ public final class ScheduledWork: Sendable {
         var cancellationHook: CancellationHook?
     }
 
-    private let state: ScheduleLock<State>
+    private let state: LockedValue<State>
 
     init(
         deadline: DispatchTime, intervalNanoseconds: UInt64?, createdAt: CodeLocation,
@@ -62,7 +62,7 @@ public final class ScheduledWork: Sendable {
         self.intervalNanoseconds = intervalNanoseconds
         self.createdAt = createdAt
         self.capturedHandler = handler
-        self.state = ScheduleLock(State(body: body))
+        self.state = LockedValue(State(body: body))
     }
 
     // MARK: Public
@@ -159,7 +159,7 @@ public final class ScheduledWork: Sendable {
     func cancelBecauseSchedulerStopped(owner: String, reason: String) {
         guard cancel() else { return }
         let what = isRepeating ? "a repeating timer" : "delayed work that was not yet due"
-        ScheduleReporting.report(
+        ConfinementReporting.report(
             ConfinementViolation(
                 kind: .cancelledAtShutdown,
                 tier: .note,

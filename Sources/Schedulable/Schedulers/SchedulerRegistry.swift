@@ -10,7 +10,7 @@ package enum SchedulerRegistry {
         weak var scheduler: (any SerialScheduler)?
     }
 
-    private static let entries = ScheduleLock<[UInt: Entry]>([:])
+    private static let entries = LockedValue<[UInt: Entry]>([:])
 
     /// Records that `scheduler` runs its context's work. Library schedulers call it once, when they are
     /// created; the last scheduler registered for a context wins (a queue wrapped twice).

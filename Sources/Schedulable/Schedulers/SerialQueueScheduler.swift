@@ -210,7 +210,7 @@ public final class SerialQueueScheduler: SerialScheduler {
         let running = inFlight.add(1)
         defer { inFlight.subtract(1) }
         if running > 1 {
-            ScheduleReporting.report(
+            ConfinementReporting.report(
                 ConfinementViolation(
                     kind: .concurrentQueue,
                     tier: .precondition,

@@ -164,7 +164,7 @@ extension SerialScheduler {
             // The handle says the work will never run; the report says why (the handler decides
             // whether that stops the process, as for `schedule`).
             work.cancel()
-            ScheduleReporting.report(
+            ConfinementReporting.report(
                 .rejectedWork(
                     member: member, owner: executionContext.description,
                     callSite: CodeLocation(file: file, line: line), detail: error.description
@@ -191,7 +191,7 @@ extension SerialScheduler {
     private func armThroughTrySchedule(_ work: ScheduledWork) {
         // A firing submitted but not yet run: a later one merges into it, as the library schedulers'
         // timers do, instead of queueing a second one behind it.
-        let firingPending = ScheduleLock(false)
+        let firingPending = LockedValue(false)
         genericDeadlines.arm(work) { work in
             let submits = firingPending.withLock { pending -> Bool in
                 if pending { return false }

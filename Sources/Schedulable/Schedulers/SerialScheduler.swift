@@ -64,7 +64,7 @@ extension SerialScheduler {
         do {
             try trySchedule(work)
         } catch {
-            ScheduleReporting.report(
+            ConfinementReporting.report(
                 .rejectedWork(
                     member: member, owner: executionContext.description,
                     callSite: CodeLocation(file: file, line: line), detail: error.description, tier: tier

@@ -42,7 +42,7 @@ public final class ThreadScheduler: SerialScheduler {
     public let executionContext: ExecutionContext
 
     let loop: ThreadSchedulerLoop
-    private let requestedQoS: ScheduleLock<DispatchQoS.QoSClass>
+    private let requestedQoS: LockedValue<DispatchQoS.QoSClass>
 
     /// The stack size a scheduler's thread gets unless its initializer says otherwise: 8 MiB, the
     /// usual Linux default and Darwin's main-thread size, on every platform — Darwin gives secondary
@@ -73,7 +73,7 @@ public final class ThreadScheduler: SerialScheduler {
         self.label = label
         self.executionContext = context
         self.loop = ThreadSchedulerLoop(context: context)
-        self.requestedQoS = ScheduleLock(qos)
+        self.requestedQoS = LockedValue(qos)
         loop.start(threadName: label, stackSize: stackSize, qosClass: Self.qosClassValue(qos)) {
             _ = Self.applyToCurrentThread(qos)
         }

@@ -44,7 +44,7 @@ package final class ConfinementViolationCollector: ConfinementViolationHandler {
     // Core's pthread-based lock, not `Synchronization.Mutex`: this lock is contended by design (GCD
     // threads report while the test's task collects), and ThreadSanitizer cannot see a contended Mutex
     // on Linux, so users running their tests under it would get false reports.
-    private let state = ScheduleLock(State())
+    private let state = LockedValue(State())
 
     /// Creates a collector nested in the current one (if any). Start its scope with ``withScope(_:)``.
     ///

@@ -10,7 +10,7 @@ import Schedulable
 /// test can end, without waiting for (or deadlocking on) the cooperative pool.
 @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
 final class InlineTaskExecutor: TaskExecutor {
-    private let jobs = ScheduleLock<[UnownedJob]>([])
+    private let jobs = LockedValue<[UnownedJob]>([])
 
     func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)

@@ -23,7 +23,7 @@ final class SwiftTestingTestHandler: AutomaticTestHandler {
     /// One handler per test case: a parameterized test's cases run in parallel and fail separately.
     private typealias Key = TestCaseKey
 
-    private static let handlers = ScheduleLock<[Key: SwiftTestingTestHandler]>([:])
+    private static let handlers = LockedValue<[Key: SwiftTestingTestHandler]>([:])
 
     /// The handler of the test case the calling task runs in, made on first use; `nil` off every test.
     static func forCurrentTestCase() -> SwiftTestingTestHandler? {
@@ -53,7 +53,7 @@ final class SwiftTestingTestHandler: AutomaticTestHandler {
     }
 
     /// The notes already recorded on this test case.
-    private let notedSites = ScheduleLock<Set<NotedSite>>([])
+    private let notedSites = LockedValue<Set<NotedSite>>([])
 
     private init(key: Key, test: Test) {
         self.key = key
@@ -111,9 +111,9 @@ private protocol OffTaskDelivery: Sendable {
 private final class InlineDelivery: OffTaskDelivery {
     private typealias Request = (comment: String, severity: Issue.Severity, location: Testing.SourceLocation)
     private let executor = InlineTaskExecutor()
-    private let waiting = ScheduleLock<UnsafeContinuation<Request, Never>?>(nil)
+    private let waiting = LockedValue<UnsafeContinuation<Request, Never>?>(nil)
     /// One delivery at a time: each hands the task one issue and runs the task until it waits again.
-    /// A bare mutex, not a `ScheduleLock<()>`, whose zero-sized state sits at the object's own address
+    /// A bare mutex, not a `LockedValue<()>`, whose zero-sized state sits at the object's own address
     /// and confused ThreadSanitizer (Schedulable's CallStack.swift says how). `nonisolated(unsafe)`: a pthread mutex is
     /// made to be shared; `PlatformMutex` is not `Sendable` only because it is non-copyable.
     nonisolated(unsafe) private let deliveries = PlatformMutex()

@@ -61,8 +61,8 @@ package final class TestIssueCapture: Sendable {
     }
 
     /// The captures running now, by test case; `nil` is the capture of issues of no test.
-    private static let active = ScheduleLock<[TestCaseKey?: TestIssueCapture]>([:])
-    private let recorded = ScheduleLock<[Recorded]>([])
+    private static let active = LockedValue<[TestCaseKey?: TestIssueCapture]>([:])
+    private let recorded = LockedValue<[Recorded]>([])
 
     private init() {}
 

@@ -28,14 +28,14 @@ final class XCTestTestHandler: AutomaticTestHandler {
 
     /// The handler of the test that is running, if any.
     static var running: XCTestTestHandler? { current.withLock { $0 } }
-    private static let current = ScheduleLock<XCTestTestHandler?>(nil)
+    private static let current = LockedValue<XCTestTestHandler?>(nil)
 
     // XCTest's objects are not Sendable; the test case is used only on its own thread (the teardown
     // block, and violations detected there).
     nonisolated(unsafe) private let testCase: XCTestCase
     private let testThread: pthread_t
     private let testName: String
-    private let phase = ScheduleLock(Phase.running(held: []))
+    private let phase = LockedValue(Phase.running(held: []))
 
     private init(testCase: XCTestCase) {
         self.testCase = testCase
@@ -119,7 +119,7 @@ extension XCTestTestHandler: @unchecked Sendable {}
 /// the process's exit status becomes a failure when it exits, so the run fails without blaming the
 /// test that happens to be running.
 enum LateTestViolations {
-    private static let tests = ScheduleLock<[String]>([])
+    private static let tests = LockedValue<[String]>([])
 
     static func report(_ violation: ConfinementViolation, testName: String) {
         StandardError.write(

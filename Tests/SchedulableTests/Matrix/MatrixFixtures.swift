@@ -53,7 +53,7 @@ struct MatrixIteration: Sendable {
 /// A plain `Thread` that runs the closures it is given, in order — the "detached object bound on a
 /// plain thread" owner. The library knows it only as a thread: it pushes no frame and sets no context.
 final class PlainThreadLoop: Sendable {
-    private let jobs = ScheduleLock<[(@Sendable () -> Void)?]>([])
+    private let jobs = LockedValue<[(@Sendable () -> Void)?]>([])
     private let ready = DispatchSemaphore(value: 0)
     private let ended = DispatchSemaphore(value: 0)
 

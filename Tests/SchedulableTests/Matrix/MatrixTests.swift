@@ -237,7 +237,7 @@ struct MatrixTests {
 
         case .deinitOnAnotherThread:
             let sink = LockedList<MatrixDeinitAccess>()
-            let slot = ScheduleLock<MatrixSubject?>(nil)
+            let slot = LockedValue<MatrixSubject?>(nil)
             await Self.settle(into: slot, fixture, recorder: recorder, deinitSink: sink)
             let releasingThread = await Self.releaseLastReference(from: slot)
             let accesses = sink.elements
@@ -320,7 +320,7 @@ struct MatrixTests {
 
     /// Puts a settled object in `slot`; once this returns, the slot holds its only reference.
     private static func settle(
-        into slot: ScheduleLock<MatrixSubject?>, _ fixture: MatrixOwnerFixture, recorder: ViolationRecorder,
+        into slot: LockedValue<MatrixSubject?>, _ fixture: MatrixOwnerFixture, recorder: ViolationRecorder,
         deinitSink: LockedList<MatrixDeinitAccess>
     ) async {
         let subject = await fixture.makeSettledSubject(recorder: recorder, deinitSink: deinitSink)
@@ -329,7 +329,7 @@ struct MatrixTests {
 
     /// Takes the last reference out of `slot` on a new plain thread and releases it there; returns that
     /// thread's id.
-    private static func releaseLastReference(from slot: ScheduleLock<MatrixSubject?>) async -> UInt64 {
+    private static func releaseLastReference(from slot: LockedValue<MatrixSubject?>) async -> UInt64 {
         await onNewPlainThread {
             let taken = slot.withLock { slot -> MatrixSubject? in
                 defer { slot = nil }

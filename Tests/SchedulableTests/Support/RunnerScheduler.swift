@@ -6,7 +6,7 @@ import Schedulable
 final class RunnerScheduler: SerialScheduler {
     private let runner: ExecutionContext.Runner
     private let queue: DispatchQueue
-    private let submitted = ScheduleLock(0)
+    private let submitted = LockedValue(0)
     var label: String { runner.context.label }
     var executionContext: ExecutionContext { runner.context }
 

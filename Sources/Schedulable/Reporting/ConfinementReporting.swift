@@ -3,7 +3,7 @@ import CSchedulableContext
 /// Delivery: the one path every violation takes to a handler, and the trap that follows for the
 /// precondition tier. It decides nothing about ownership and never cancels a report: whether an access
 /// is reported (libdispatch's last word included) is the verdict's, `Checking.verdict`.
-package enum ScheduleReporting {
+package enum ConfinementReporting {
     /// The handler `violation` goes to. What the code configured wins over a test's automatic handler
     /// (``AutomaticTestReporting``):
     ///

@@ -25,9 +25,9 @@ package enum TaskConstructionWindows {
         weak var window: TaskWindow?
     }
 
-    private static let table: ScheduleLock<[UInt64: WeakWindow]> = {
+    private static let table: LockedValue<[UInt64: WeakWindow]> = {
         csched_set_task_window_closer { task in TaskConstructionWindows.close(task: task) }
-        return ScheduleLock([:])
+        return LockedValue([:])
     }()
 
     /// The epoch of a new record created by `task`: its open window (retained for the record).

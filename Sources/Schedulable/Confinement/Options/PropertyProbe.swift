@@ -24,7 +24,7 @@ package struct PropertyProbe: Sendable {
     }
 
     /// What earlier probes found: key path → the declaration site of the wrapper it reaches.
-    private static let found = ScheduleLock([AnyKeyPath: CompactCodeLocation]())
+    private static let found = LockedValue([AnyKeyPath: CompactCodeLocation]())
 
     /// The declaration site an earlier probe of this key path found (on any object), if any.
     var cachedSite: CompactCodeLocation? {

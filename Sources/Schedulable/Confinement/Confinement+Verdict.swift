@@ -19,7 +19,7 @@ extension Confinement: VerdictRecord {
     package func closeUnstored(on object: AnyObject, member: ConfinedMemberReference) {
         endConstruction()
         if UnstoredConfinementTypes.isFirstReport(of: type(of: object)) {
-            ScheduleReporting.report(
+            ConfinementReporting.report(
                 .unstoredConfinement(on: object, member: member.named(on: object), owner: owner), objectHandler: capturedHandler
             )
         }

@@ -99,7 +99,7 @@ extension Confinement {
         }
         recordResolution(resolved)
         for option in unmatched {
-            ScheduleReporting.report(
+            ConfinementReporting.report(
                 .invalidOption(writtenAt: option, on: object, owner: owner, boundAt: boundAt),
                 objectHandler: capturedHandler
             )
@@ -127,7 +127,7 @@ extension ConfinedMemberReference {
 /// The types already reported for an unstored confinement record: each is reported once (rule 2 of the
 /// verdict).
 enum UnstoredConfinementTypes {
-    private static let reported = ScheduleLock(Set<ObjectIdentifier>())
+    private static let reported = LockedValue(Set<ObjectIdentifier>())
 
     /// Whether `type` is reported now for the first time (and remembers it).
     static func isFirstReport(of type: AnyObject.Type) -> Bool {

@@ -3,7 +3,7 @@
 ///
 /// Only slow paths take it (binding changes, reports, scheduler bookkeeping); the fast path of a check
 /// never does.
-package final class ScheduleLock<State>: @unchecked Sendable {
+package final class LockedValue<State>: @unchecked Sendable {
     // @unchecked: `state` is only touched while `mutex` is held, which is what makes the class Sendable.
     private let mutex = PlatformMutex()
     private var state: State

@@ -19,7 +19,7 @@
 enum ConfinedPropertyNames {
     /// Per class: declaration site → property name (every `@Confined` field of the class and its
     /// superclasses, found in one pass).
-    private static let cache = ScheduleLock([ObjectIdentifier: [CompactCodeLocation: String]]())
+    private static let cache = LockedValue([ObjectIdentifier: [CompactCodeLocation: String]]())
 
     /// Whether field names can be used here: the `@Confined` matching names a probe property right
     /// (`PlatformInternals.forEachField` checks the kill switch and the field walk itself).
