@@ -47,6 +47,36 @@ func confinedRead(_ model: ProtectedModel, _ iterations: Int) {
     }
 }
 
+// The writes go through a function of their own, like a method that sets a property (`func pause() {
+// isPaused = true }`): the optimizer gives an accessor called in a loop a bigger inlining budget, and
+// the -O setter that built two key paths per call was only visible outside a loop.
+
+@inline(never)
+func confinedWrite(_ model: ProtectedModel, _ iterations: Int) {
+    for i in 0..<iterations {
+        storeConfined(model, i)
+        consume(i)
+    }
+}
+
+@inline(never)
+func storeConfined(_ model: ProtectedModel, _ value: Int) {
+    model.value = value
+}
+
+@inline(never)
+func confinedModify(_ model: ProtectedModel, _ iterations: Int) {
+    for i in 0..<iterations {
+        addConfined(model)
+        consume(i)
+    }
+}
+
+@inline(never)
+func addConfined(_ model: ProtectedModel) {
+    model.value &+= 1
+}
+
 @inline(never)
 func schedulerBoundRead(_ model: BoundModel, _ iterations: Int) {
     for _ in 0..<iterations {

@@ -68,6 +68,11 @@ public struct Confined<Value> {
             #endif
             return object[keyPath: storageKeyPath]._value
         }
+        // Always inlined at -O: with the check compiled in, a setter called outside a loop stayed a call
+        // that built both key paths (`swift_getKeyPath` ×2) and wrote through the storage one
+        // (`swift_modifyAtReferenceWritableKeyPath`), ~40 ns per write; inlined, the key paths fold into a
+        // field access. Benchmarks/scripts/check-no-keypaths.sh reads the machine code for it.
+        @inline(__always)
         set {
             #if SCHEDULABLE_CHECKS
             _check(object, storageKeyPath)
