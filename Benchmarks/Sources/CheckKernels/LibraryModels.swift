@@ -115,9 +115,11 @@ func isIsolatedRead(_ model: ProtectedModel, _ iterations: Int) {
 }
 
 /// A property wrapper with `@Confined`'s accessor shape — the enclosing-instance subscript through the
-/// storage key path — and no check, so that `-Onone` rows isolate the check's own cost.
+/// storage key path, with the same attributes (`@_transparent` in debug builds, see `Confined`) — and no
+/// check, so that `-Onone` rows isolate the check's own cost.
 @propertyWrapper
 public struct UncheckedAccessor<Value> {
+    @usableFromInline
     var _value: Value
 
     /// Wraps `wrappedValue`.
@@ -133,12 +135,23 @@ public struct UncheckedAccessor<Value> {
     }
 
     /// The accessor, as `@Confined`'s minus the check.
+    #if DEBUG
+    @inlinable  // for `@_transparent`, as in `Confined`
+    #endif
     public static subscript<Object: AnyObject>(
         _enclosingInstance object: Object,
         wrapped wrappedKeyPath: ReferenceWritableKeyPath<Object, Value>,
         storage storageKeyPath: ReferenceWritableKeyPath<Object, Self>
     ) -> Value {
+        #if DEBUG
+        @_transparent
+        #endif
         get { object[keyPath: storageKeyPath]._value }
+        #if DEBUG
+        @_transparent
+        #else
+        @inline(__always)
+        #endif
         set { object[keyPath: storageKeyPath]._value = newValue }
     }
 }
