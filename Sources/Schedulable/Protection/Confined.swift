@@ -80,7 +80,7 @@ public struct Confined<Value> {
         }
         // Always inlined at -O: with the check compiled in, a setter called outside a loop stayed a call
         // that built both key paths (`swift_getKeyPath` ×2) and wrote through the storage one
-        // (`swift_modifyAtReferenceWritableKeyPath`), ~40 ns per write; inlined, the key paths fold into a
+        // (`swift_modifyAtReferenceWritableKeyPath`) on every write; inlined, the key paths fold into a
         // field access. Benchmarks/scripts/check-no-keypaths.sh reads the machine code for it.
         #if DEBUG
         @_transparent
