@@ -13,6 +13,10 @@ let package = Package(
             name: "ChecksOn",
             description: "Build the library with its ReleaseChecks trait, so @Confined and assertIsolated() are measured with their checks on at -O."
         ),
+        .trait(
+            name: "PlainWorkload",
+            description: "Build the Workload executable with plain stored properties instead of @Confined ones (WORKLOAD_PLAIN): the same program without the checks."
+        ),
     ],
     dependencies: [
         .package(
@@ -38,6 +42,13 @@ let package = Package(
         ),
         // Runs one kernel once, for instruction counts under valgrind (scripts/instructions.sh).
         .executableTarget(name: "KernelRunner", dependencies: ["CheckKernels"]),
+        // Three confined services hopping between a serial queue, a thread and main (scripts/workload.sh).
+        // Only the library: it builds in seconds in each of its four configurations.
+        .executableTarget(
+            name: "Workload",
+            dependencies: [.product(name: "Schedulable", package: "Schedulable")],
+            swiftSettings: [.define("WORKLOAD_PLAIN", .when(traits: ["PlainWorkload"]))]
+        ),
         .executableTarget(
             name: "CheckCost",
             dependencies: [

@@ -51,10 +51,13 @@ if [ "$instructions" = 1 ]; then
     scripts/instructions.sh .build/debug/KernelRunner 20000 > "$results/instructions-debug.tsv"
 fi
 
+echo "== realistic workload: debug checked vs plain; release + ChecksOn vs release, dispatchMain() and RunLoop" >&2
+scripts/workload.sh > "$results/workload.md"
+
 echo "== violation storm: 4 threads × 250,000 violations under a warn policy" >&2
 .build-checks/release/KernelRunner storm 4 250000 > "$results/storm.tsv"
 extra=(--bytes-release "$results/bytes-release.tsv" --bytes-checks "$results/bytes-checks.tsv" --storm "$results/storm.tsv"
-    --debug-ns "$results/debug-ns.tsv")
+    --debug-ns "$results/debug-ns.tsv" --workload "$results/workload.md")
 if [ "$instructions" = 1 ]; then
     echo "== instructions per access (callgrind)" >&2
     scripts/instructions.sh .build/release/KernelRunner > "$results/instructions-release.tsv"

@@ -7,6 +7,7 @@ Inputs (all from the same invocation of benchmarks.sh, on the same machine, minu
   --checks    influx export of the CheckCost target built with the ChecksOn trait (library -O with
               its ReleaseChecks trait: the debug tier stays on)
   --instr-release / --instr-checks   scripts/instructions.sh output for the two builds (optional)
+  --workload  scripts/workload.sh output (a Markdown table), included as printed (optional)
   --readme    a Markdown file whose block between the `<!-- benchmarks.sh: latest run -->` and
               `<!-- /benchmarks.sh: latest run -->` markers is replaced by this run's tables
               (benchmarks.sh passes Benchmarks/README.md after a full run)
@@ -203,6 +204,7 @@ def main():
     parser.add_argument("--storm")
     parser.add_argument("--debug-ns")
     parser.add_argument("--instr-debug")
+    parser.add_argument("--workload")
     parser.add_argument("--readme")
     args = parser.parse_args()
 
@@ -286,6 +288,12 @@ def main():
         out.append("|---:|---:|---|---|")
         out.append(f"| {float(storm.get('ns per violation', 'nan')):.0f} | {storm.get('violations per second', '?')} | "
                    f"{storm.get('output', '?')} | {storm.get('counted', '?')} |")
+    if args.workload:
+        # scripts/workload.sh's table, as it printed it (medians of its interleaved rounds).
+        out.append("\n**Realistic workload (`scripts/workload.sh`): three confined services hopping between a "
+                   "serial queue, a thread and main; checked vs unchecked builds**\n")
+        with open(args.workload) as handle:
+            out.append(handle.read().rstrip("\n"))
     print("\n".join(out))
     if args.readme:
         write_readme(args.readme, out)

@@ -13,6 +13,13 @@ public enum CheckKernel: String, CaseIterable, Sendable {
     case plain = "plain stored property (no check)"
     case confined = "@Confined property"
     case uncheckedAccessor = "the same accessor shape, no check"
+    // Writes: `object.value = i` and `object.value &+= 1`, each in a function of its own called once per
+    // iteration (like a method that sets a property). The checked setter and `_modify` must compile to
+    // the plain store plus the fast path, with no key path (scripts/check-no-keypaths.sh).
+    case plainWrite = "plain stored property, write"
+    case plainModify = "plain stored property, in-place add"
+    case confinedWrite = "@Confined property, write"
+    case confinedModify = "@Confined property, in-place add"
     case schedulerBound = "SchedulerBound.value (always on)"
     case schedulerBoundInVar = "SchedulerBound.value, box in a class var"
     case assertIsolated = "assertIsolated() + read"
@@ -51,6 +58,10 @@ public enum CheckKernel: String, CaseIterable, Sendable {
         case .plain: "plainRead"
         case .confined: "confinedRead"
         case .uncheckedAccessor: "uncheckedAccessorRead"
+        case .plainWrite: "plainWrite"
+        case .plainModify: "plainModify"
+        case .confinedWrite: "confinedWrite"
+        case .confinedModify: "confinedModify"
         case .schedulerBound: "schedulerBoundRead"
         case .schedulerBoundInVar: "schedulerBoundInVarRead"
         case .assertIsolated: "assertIsolatedRead"
@@ -138,6 +149,14 @@ public final class CheckFixture {
             owner.sync { confinedRead(protected, iterations) }
         case .uncheckedAccessor:
             owner.sync { uncheckedAccessorRead(protected, iterations) }
+        case .plainWrite:
+            queue.sync { plainWrite(plain, iterations) }
+        case .plainModify:
+            queue.sync { plainModify(plain, iterations) }
+        case .confinedWrite:
+            owner.sync { confinedWrite(protected, iterations) }
+        case .confinedModify:
+            owner.sync { confinedModify(protected, iterations) }
         case .schedulerBound:
             owner.sync { schedulerBoundRead(bound, iterations) }
         case .schedulerBoundInVar:
@@ -196,6 +215,32 @@ func plainRead(_ model: PlainModel, _ iterations: Int) {
     for _ in 0..<iterations {
         consume(model.value)
     }
+}
+
+@inline(never)
+func plainWrite(_ model: PlainModel, _ iterations: Int) {
+    for i in 0..<iterations {
+        storePlain(model, i)
+        consume(i)
+    }
+}
+
+@inline(never)
+func storePlain(_ model: PlainModel, _ value: Int) {
+    model.value = value
+}
+
+@inline(never)
+func plainModify(_ model: PlainModel, _ iterations: Int) {
+    for i in 0..<iterations {
+        addPlain(model)
+        consume(i)
+    }
+}
+
+@inline(never)
+func addPlain(_ model: PlainModel) {
+    model.value &+= 1
 }
 
 /// Two ownership events per iteration, made on the owner: a detach, then a hand-off back (a detached

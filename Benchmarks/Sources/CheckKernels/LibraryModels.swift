@@ -47,6 +47,36 @@ func confinedRead(_ model: ProtectedModel, _ iterations: Int) {
     }
 }
 
+// The writes go through a function of their own, like a method that sets a property (`func pause() {
+// isPaused = true }`): the optimizer gives an accessor called in a loop a bigger inlining budget, and
+// the -O setter that built two key paths per call was only visible outside a loop.
+
+@inline(never)
+func confinedWrite(_ model: ProtectedModel, _ iterations: Int) {
+    for i in 0..<iterations {
+        storeConfined(model, i)
+        consume(i)
+    }
+}
+
+@inline(never)
+func storeConfined(_ model: ProtectedModel, _ value: Int) {
+    model.value = value
+}
+
+@inline(never)
+func confinedModify(_ model: ProtectedModel, _ iterations: Int) {
+    for i in 0..<iterations {
+        addConfined(model)
+        consume(i)
+    }
+}
+
+@inline(never)
+func addConfined(_ model: ProtectedModel) {
+    model.value &+= 1
+}
+
 @inline(never)
 func schedulerBoundRead(_ model: BoundModel, _ iterations: Int) {
     for _ in 0..<iterations {
@@ -85,9 +115,11 @@ func isIsolatedRead(_ model: ProtectedModel, _ iterations: Int) {
 }
 
 /// A property wrapper with `@Confined`'s accessor shape — the enclosing-instance subscript through the
-/// storage key path — and no check, so that `-Onone` rows isolate the check's own cost.
+/// storage key path, with the same attributes (`@_transparent` in debug builds, see `Confined`) — and no
+/// check, so that `-Onone` rows isolate the check's own cost.
 @propertyWrapper
 public struct UncheckedAccessor<Value> {
+    @usableFromInline
     var _value: Value
 
     /// Wraps `wrappedValue`.
@@ -103,12 +135,23 @@ public struct UncheckedAccessor<Value> {
     }
 
     /// The accessor, as `@Confined`'s minus the check.
+    #if DEBUG
+    @inlinable  // for `@_transparent`, as in `Confined`
+    #endif
     public static subscript<Object: AnyObject>(
         _enclosingInstance object: Object,
         wrapped wrappedKeyPath: ReferenceWritableKeyPath<Object, Value>,
         storage storageKeyPath: ReferenceWritableKeyPath<Object, Self>
     ) -> Value {
+        #if DEBUG
+        @_transparent
+        #endif
         get { object[keyPath: storageKeyPath]._value }
+        #if DEBUG
+        @_transparent
+        #else
+        @inline(__always)
+        #endif
         set { object[keyPath: storageKeyPath]._value = newValue }
     }
 }

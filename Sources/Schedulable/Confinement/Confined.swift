@@ -52,6 +52,13 @@ public struct Confined<Value> {
 
     /// The checked accessors the compiler uses for `object.property`.
     ///
+    /// In debug builds (`DEBUG`, as SwiftPM and Xcode define it) `get`, `set` and `_check` are
+    /// `@_transparent`: inlined even at `-Onone`, so a read or a write makes no generic call and reaches
+    /// the confinement through the concrete class, not a witness table (Benchmarks/README.md, "Debug
+    /// builds"). At `-O` they stay `@inlinable`: `@_transparent` code is inlined before the optimizer
+    /// folds the key paths, and the property's own accessor, left holding a dead key path until late in
+    /// the pipeline, was then no longer inlined into its callers (a call per access instead of a load).
+    ///
     /// - Parameters:
     ///   - object: The enclosing object.
     ///   - wrappedKeyPath: The property's key path (not used: see `_check`).
@@ -62,33 +69,63 @@ public struct Confined<Value> {
         wrapped wrappedKeyPath: ReferenceWritableKeyPath<Object, Value>,
         storage storageKeyPath: ReferenceWritableKeyPath<Object, Self>
     ) -> Value {
+        #if DEBUG
+        @_transparent
+        #endif
         get {
             #if SCHEDULABLE_CHECKS
             _check(object, storageKeyPath)
             #endif
             return object[keyPath: storageKeyPath]._value
         }
+        // Always inlined at -O: with the check compiled in, a setter called outside a loop stayed a call
+        // that built both key paths (`swift_getKeyPath` ×2) and wrote through the storage one
+        // (`swift_modifyAtReferenceWritableKeyPath`) on every write; inlined, the key paths fold into a
+        // field access. Benchmarks/scripts/check-no-keypaths.sh reads the machine code for it.
+        #if DEBUG
+        @_transparent
+        #else
+        @inline(__always)
+        #endif
         set {
             #if SCHEDULABLE_CHECKS
             _check(object, storageKeyPath)
             #endif
             object[keyPath: storageKeyPath]._value = newValue
         }
+        // Not `@_transparent`: a coroutine is not inlined at -Onone whatever its attributes, and the
+        // check inlined into this generic body costs more there (metadata for `Confined<Value>`) than
+        // the call of a generic `_checkCall` (measured: ~2,430 against ~2,880 instructions per `&+=`).
         _modify {
             #if SCHEDULABLE_CHECKS
-            _check(object, storageKeyPath)
+            _checkCall(object, storageKeyPath)
             #endif
             yield &object[keyPath: storageKeyPath]._value
         }
     }
 
     #if SCHEDULABLE_CHECKS
+    /// `_check` as a call, for `_modify` (see there); at `-O` it is inlined like `_check`.
+    @inlinable
+    @inline(__always)
+    static func _checkCall<Object: ConfinedObject>(
+        _ object: Object,
+        _ storageKeyPath: ReferenceWritableKeyPath<Object, Self>
+    ) {
+        _check(object, storageKeyPath)
+    }
+
     // The wrapped key path is deliberately not passed here: any use of a key path in the slow path
     // makes the optimizer create (and retain and release) it on every access, fast path included. The
     // storage is only ever projected, which compiles to a field access. Options match properties by
     // the declaration site instead (see `PropertyProbe`).
+    #if DEBUG
+    @usableFromInline
+    @_transparent
+    #else
     @inlinable
     @inline(__always)
+    #endif
     static func _check<Object: ConfinedObject>(
         _ object: Object,
         _ storageKeyPath: ReferenceWritableKeyPath<Object, Self>
