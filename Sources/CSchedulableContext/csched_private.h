@@ -46,6 +46,8 @@ extern void *dispatch_queue_get_specific(dispatch_queue_t queue, const void *key
 extern dispatch_queue_t dispatch_get_global_queue(long identifier, unsigned long flags);
 // What `DISPATCH_QUEUE_CONCURRENT` names: the self-check makes one concurrent queue with it.
 extern struct csched_dispatch_queue_attr_s _dispatch_queue_attr_concurrent;
+// The main queue itself: `dispatch_get_main_queue()` is a macro for its address.
+extern struct csched_dispatch_queue_s _dispatch_main_q;
 #endif
 
 // What the current dispatch queue's label says about the calling thread (dispatch_labels.c).

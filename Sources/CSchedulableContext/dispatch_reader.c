@@ -162,6 +162,25 @@ int csched_thread_holds_queue(const void *queue) {
     return csched_drain_locked_by_self(queue) ? 1 : 0;
 }
 
+// The main queue's drain lock as a proof of main's work, asked first when a main-owned check misses
+// the fast path off the main thread. Under `dispatchMain()` a worker thread drains the main queue, and
+// libdispatch keeps the queue's drain lock owned by that thread's tid for the whole drain — also while
+// a raw `sync` nested in main's work runs, and on a thread that runs `DispatchQueue.main.sync` (main's
+// work too: `dispatchPrecondition(.onQueue(.main))` agrees) — and clears it when the drain ends. So the
+// answer changes between blocks by itself: a pool block run next on the same worker sees another owner
+// or none. The reader's answer is kept in a static after the first call (the kill switch and the
+// self-check are read once anyway), so a later call is a few loads and one compare, no `pthread_once`.
+static _Atomic int csched_main_drain_reader = 0;  // 0 not asked yet, 1 confirmed, 2 off
+
+bool csched_runs_main_queue_work(void) {
+    int reader = atomic_load_explicit(&csched_main_drain_reader, memory_order_relaxed);
+    if (reader == 0) {
+        reader = csched_dispatch_reader_confirmed() ? 1 : 2;
+        atomic_store_explicit(&csched_main_drain_reader, reader, memory_order_relaxed);
+    }
+    return reader == 1 && csched_drain_locked_by_self(&_dispatch_main_q);
+}
+
 const void *csched_queue_target(const void *queue) {
     if (queue == NULL || !csched_dispatch_reader_confirmed()) return NULL;
     return csched_raw_target(queue);
@@ -175,6 +194,7 @@ int csched_queue_width(const void *queue) {
 #else
 bool csched_dispatch_reader_confirmed(void) { return false; }
 int csched_thread_holds_queue(const void *queue) { (void)queue; return -1; }
+bool csched_runs_main_queue_work(void) { return false; }
 const void *csched_queue_target(const void *queue) { (void)queue; return NULL; }
 int csched_queue_width(const void *queue) { (void)queue; return -1; }
 bool csched_dispatch_width_layout_holds_at(size_t width_offset) { (void)width_offset; return false; }

@@ -11,15 +11,15 @@ import Dispatch
 import Foundation
 import Schedulable
 
-/// Counts the reports of the objects created under it.
-private final class ProbeRecorder: ConfinementViolationHandler {
+/// Counts the reports of the objects created under it (also used by MainDrain.swift).
+final class ProbeRecorder: ConfinementViolationHandler {
     private let reports = LockedValue(0)
     func handle(_ violation: ConfinementViolation) { reports.withLock { $0 += 1 } }
     var count: Int { reports.withLock { $0 } }
 }
 
-/// A guard and a query, as in MatrixTests.
-private final class ProbeSubject: ConfinedObject, Sendable {
+/// A guard and a query, as in MatrixTests (also used by MainDrain.swift).
+final class ProbeSubject: ConfinedObject, Sendable {
     let confinement: Confinement
     init(_ confinement: Confinement) { self.confinement = confinement }
 

@@ -5,7 +5,9 @@
 // "default-owner-from-thread-scheduler", the same with an object owned by the main thread by default
 // (`SchedulableObject(_:)`, no scheduler named). With
 // "matrix <repetitions>" it runs the threading-model matrix's main-thread cells (Matrix.swift) and exits;
-// with "report" it prints the report of a bad access made on the main thread (Report.swift) and exits.
+// with "report" it prints the report of a bad access made on the main thread (Report.swift) and exits;
+// with "main-drain <repetitions>" it checks main-owned objects from main-queue work drained under
+// dispatchMain() (MainDrain.swift) and exits.
 
 import CSchedulableContext
 import Dispatch
@@ -53,6 +55,10 @@ func require(_ condition: Bool, _ code: Int32) {
 if CommandLine.arguments.dropFirst().first == "report" {
     reportFromMainThread()
     exit(0)
+}
+
+if CommandLine.arguments.dropFirst().first == "main-drain" {
+    runMainDrainCells(repetitions: CommandLine.arguments.dropFirst(2).first.flatMap { Int($0) } ?? 200)
 }
 
 if CommandLine.arguments.dropFirst().first == "matrix" {

@@ -15,8 +15,9 @@ struct ProgramOutcome {
     var standardError: String
 }
 
-/// Runs the `schedulable-main-probe` program built next to the test bundle, without Foundation.
-func runMainProbe(_ arguments: [String]) throws -> ProgramOutcome {
+/// Runs the `schedulable-main-probe` program built next to the test bundle, without Foundation;
+/// `environment` adds `NAME=value` entries to its (otherwise minimal) environment.
+func runMainProbe(_ arguments: [String], environment extra: [String] = []) throws -> ProgramOutcome {
     // SwiftPM puts every product of the package in one folder: the test bundle's.
     let executable = try #require(readSymbolicLink("/proc/self/exe"))
     let folder = executable[..<executable.lastIndex(of: "/")!]
@@ -31,7 +32,7 @@ func runMainProbe(_ arguments: [String]) throws -> ProgramOutcome {
     posix_spawn_file_actions_adddup2(&actions, pipeEnds[1], 2)
     posix_spawn_file_actions_addclose(&actions, pipeEnds[0])
     // Keep the child's crash handler short: only the exit matters here.
-    let environment = ["SWIFT_BACKTRACE=enable=no"]
+    let environment = ["SWIFT_BACKTRACE=enable=no"] + extra
     var pid = pid_t()
     let result = withCStrings([path] + arguments) { argv in
         withCStrings(environment) { envp in

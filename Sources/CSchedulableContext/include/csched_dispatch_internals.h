@@ -59,6 +59,14 @@ bool csched_dispatch_reader_confirmed(void);
 /// same answer `dispatchPrecondition(.onQueue:)` gives for a serial queue, without trapping on "no".
 int csched_thread_holds_queue(const void *_Nullable queue);
 
+/// Whether the calling thread runs the main queue's work: it holds the main queue's drain lock (a
+/// worker draining it under `dispatchMain()`, a raw `sync` nested in that work, a thread in
+/// `DispatchQueue.main.sync`, or the main thread while the queue is bound to it). The same test as
+/// `csched_thread_holds_queue(main queue) == 1`, made cheap for the miss path of main-owned checks: a
+/// few loads and a compare after the first call. `false` when the reader is not confirmed (Darwin, a
+/// failed self-check, `SCHEDULABLE_DISABLE_DISPATCH_READER`).
+bool csched_runs_main_queue_work(void);
+
 /// The queue `queue` targets, or NULL (no target read: reader not confirmed).
 const void *_Nullable csched_queue_target(const void *_Nullable queue);
 

@@ -102,7 +102,9 @@ package enum CurrentExecution {
     ///
     /// The same cascade as ``first(includingFrames:where:)`` with `isWithin(contextID:)` as the
     /// matcher, written out so that no layer value is built and no context retained: this is the
-    /// legitimate slow path of every check (`ResolverTests` keeps the two equal).
+    /// legitimate slow path of every check (`ResolverTests` keeps the two equal). For main, off the main
+    /// thread, the main queue's drain lock is asked before the queue-specific read: the answer
+    /// ``holds(_:)`` gets last from ``ExecutionContext/isHeldInDispatch``, early and cheaper.
     package static func holds(contextID id: UInt) -> Bool {
         let isMainID = id == UInt(CSCHED_MAIN_CONTEXT_ID)
         var frame = csched_top_frame()
@@ -120,6 +122,11 @@ package enum CurrentExecution {
             csched_adopt_main_context()
             return true
         }
+        // Main-queue work on another thread (a worker draining it under `dispatchMain()`): libdispatch's
+        // drain lock says so, for this block only — cheaper than the queue-specific read below and
+        // never a pass for a pool thread between blocks. Not made the thread's base (the next block on
+        // this thread may be anyone's), so each check that misses asks again.
+        if isMainID, PlatformInternals.runsMainQueueWork { return true }
         if let key = QueueSpecificReader.verifiedKey {
             if let raw = PlatformInternals.currentSpecificValue(key),
                 Unmanaged<ExecutionContext>.fromOpaque(raw)._withUnsafeGuaranteedRef({ $0.isWithin(contextID: id) })

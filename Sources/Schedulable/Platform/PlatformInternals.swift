@@ -63,6 +63,12 @@ package enum PlatformInternals {
         }
     }
 
+    /// Whether the calling thread holds the main queue's drain lock, i.e. runs main's work (a worker
+    /// draining it under `dispatchMain()`); `false` where the reader is off. A few loads and a compare:
+    /// the first test of a main-owned check that missed the fast path off the main thread.
+    @inline(__always)
+    package static var runsMainQueueWork: Bool { csched_runs_main_queue_work() }
+
     /// `queue`'s `dq_width` (1 serial, more concurrent), or `nil`.
     package static func width(of queue: DispatchQueue) -> Int? {
         guard let address = queueAddress(of: queue) else { return nil }
