@@ -37,6 +37,9 @@ public enum CheckKernel: String, CaseIterable, Sendable {
     case preconditionIsolatedRawQueue = "preconditionIsolated(), raw work on the owner's queue"
     case schedulerBoundRawQueue = "SchedulerBound.value, raw work on the owner's queue"
     case confinedOnBranch = "@Confined, tree-owned, used on a branch"
+    // Main-owned, read in a raw `DispatchQueue.main.async` block drained under `dispatchMain()` (the
+    // runner's async entry point parks the main thread there) by a worker thread.
+    case confinedMainQueue = "@Confined, main-owned, raw main-queue block under dispatchMain()"
     // A slow path that records ownership history (debug tier): one detach() and one handOff(to:) back
     // to the owner, per iteration — two ownership events, each under the record's stripe.
     case handOffRoundTrip = "Confinement detach() + handOff(to:) back, on the owner"
@@ -50,6 +53,10 @@ public enum CheckKernel: String, CaseIterable, Sendable {
     /// The name used for the benchmark: the case name, short and stable, because baselines and the
     /// committed threshold files (`Thresholds/CheckCost.<name>.p90.json`) are keyed by it.
     public var benchmarkName: String { "\(self)" }
+
+    /// Whether the kernel needs the main thread parked in `dispatchMain()` (main-queue work drained by a
+    /// worker thread); a runner that blocks its main thread instead must call `dispatchMain()` for it.
+    public var needsDispatchMain: Bool { self == .confinedMainQueue }
 
     /// The function that holds this kernel's loop, for `valgrind --toggle-collect='*<name>*'`; each
     /// name matches exactly one (mangled) function.
@@ -78,6 +85,7 @@ public enum CheckKernel: String, CaseIterable, Sendable {
         case .preconditionIsolatedRawQueue: "preconditionIsolatedRead"
         case .schedulerBoundRawQueue: "schedulerBoundRead"
         case .confinedOnBranch: "confinedRead"
+        case .confinedMainQueue: "confinedRead"
         case .handOffRoundTrip: "handOffRoundTrips"
         case .createPlain: "createPlainObjects"
         case .createConfined: "createConfinedObjects"
@@ -104,6 +112,8 @@ public final class CheckFixture {
     let bound: BoundModel
     let branch: SerialQueueScheduler
     let treeOwned: ProtectedModel
+    /// Owned by the main thread, read from main-queue work under `dispatchMain()`.
+    let mainOwned: ProtectedModel
     let handedOff: ProtectedModel
     /// Where the creation kernels run: library work of another scheduler, off the objects' owner.
     let creator: SerialQueueScheduler
@@ -121,6 +131,8 @@ public final class CheckFixture {
         branch = owner.branch("benchmark.owner.branch")
         treeOwned = ProtectedModel(owner: owner)
         handedOff = ProtectedModel(owner: owner)
+        mainOwned = ProtectedModel(owner: MainThreadScheduler.shared)
+        mainOwned.confinement.endConstruction()
         creator = SerialQueueScheduler(label: "benchmark.creator")
         // Settle every binding first (the owner's first use ends a construction window), so the
         // slow-path rows measure a settled record, as an app's long-lived objects are.
@@ -191,6 +203,17 @@ public final class CheckFixture {
             owner.queue.sync { schedulerBoundRead(bound, iterations) }
         case .confinedOnBranch:
             branch.sync { confinedRead(treeOwned, iterations) }
+        case .confinedMainQueue:
+            // Only this block reads it while the kernel runs.
+            nonisolated(unsafe) let model = mainOwned
+            await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+                DispatchQueue.main.async {
+                    // A worker thread, not the main thread: otherwise this would measure the fast path.
+                    precondition(!Thread.isMainThread, "the main queue runs on the main thread: no dispatchMain()")
+                    confinedRead(model, iterations)
+                    done.resume()
+                }
+            }
         case .handOffRoundTrip:
             owner.sync { handOffRoundTrips(handedOff, owner, iterations) }
         case .createPlain:

@@ -21,6 +21,11 @@ public final class ProtectedModel: ConfinedObject {
     public init(owner: SerialQueueScheduler) {
         confinement = Confinement(owner: owner)
     }
+
+    /// Binds the model to the main thread.
+    public init(owner: MainThreadScheduler) {
+        confinement = Confinement(owner: owner)
+    }
 }
 
 /// The always-on box, stored in a class so reading it has the same shape as the other kernels.

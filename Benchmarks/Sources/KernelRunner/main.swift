@@ -20,6 +20,18 @@ let usage = """
     kernels: \(CheckKernel.allCases.map { "\($0)" }.joined(separator: ", "))
     """
 
+/// `dispatchMain()` ends the main thread with `pthread_exit`, whose last thread-specific destructor
+/// (libdispatch's) parks it in `sigsuspend`, which valgrind 3.19 does not survive. A destructor
+/// registered now (after libdispatch's own, which unbind the main queue and run first) parks it in
+/// `sleep` instead, so the main queue is drained by a worker thread as under a plain `dispatchMain()`.
+func parkMainThreadOutsideSigsuspend() {
+    var key = pthread_key_t()
+    pthread_key_create(&key) { _ in
+        while true { sleep(3600) }
+    }
+    pthread_setspecific(key, UnsafeRawPointer(bitPattern: 1))
+}
+
 /// Runs `kernel`; the main thread blocks on a semaphore instead of using an async `main`, because an
 /// async `main` parks the main thread in libdispatch's `sigsuspend`, which valgrind 3.19 does not survive.
 func runKernel(_ kernel: CheckKernel, iterations: Int) {
@@ -31,6 +43,20 @@ func runKernel(_ kernel: CheckKernel, iterations: Int) {
     }
     let done = DispatchSemaphore(value: 0)
     nonisolated(unsafe) let unsafeFixture = fixture  // used by the one task below while main waits
+    if kernel.needsDispatchMain {
+        // Main-queue work on a worker thread: the main thread must be parked in dispatchMain(); the
+        // task ends the process when the kernel is done.
+        Task {
+            do {
+                try await unsafeFixture.run(kernel, iterations: iterations)
+            } catch {
+                fatalError("'\(kernel)' failed: \(error)")
+            }
+            exit(0)
+        }
+        parkMainThreadOutsideSigsuspend()
+        dispatchMain()
+    }
     Task {
         do {
             try await unsafeFixture.run(kernel, iterations: iterations)
@@ -61,6 +87,7 @@ case "time" where arguments.count == 3:
     guard let kernel = CheckKernel.allCases.first(where: { "\($0)" == arguments[1] }),
         let iterations = Int(arguments[2]), iterations > 0
     else { fatalError(usage) }
+    guard !kernel.needsDispatchMain else { fatalError("'\(kernel)' ends the process after one run: use check") }
     runKernel(kernel, iterations: iterations)  // warm-up
     var samples: [Double] = []
     for _ in 0..<5 {
