@@ -37,8 +37,8 @@ public enum CheckKernel: String, CaseIterable, Sendable {
     case preconditionIsolatedRawQueue = "preconditionIsolated(), raw work on the owner's queue"
     case schedulerBoundRawQueue = "SchedulerBound.value, raw work on the owner's queue"
     case confinedOnBranch = "@Confined, tree-owned, used on a branch"
-    // Main-owned, read in a raw `DispatchQueue.main.async` block drained under `dispatchMain()` (the
-    // runner's async entry point parks the main thread there) by a worker thread.
+    // Main-owned, read in a raw `DispatchQueue.main.async` block drained by a worker thread while the
+    // main thread is parked in `dispatchMain()` (KernelRunner parks it for this kernel; `needsDispatchMain`).
     case confinedMainQueue = "@Confined, main-owned, raw main-queue block under dispatchMain()"
     // A slow path that records ownership history (debug tier): one detach() and one handOff(to:) back
     // to the owner, per iteration — two ownership events, each under the record's stripe.
