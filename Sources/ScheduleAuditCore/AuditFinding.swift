@@ -1,5 +1,5 @@
-/// One thing the audit found: a member the runtime checks cannot see, or an option entry that names
-/// nothing.
+/// One thing the audit found: a member the runtime checks cannot see, an option entry that names
+/// nothing, or a transfer of an object whose owner is declared fixed.
 public struct AuditFinding: Codable, Equatable, Sendable {
     /// What kind of gap the finding describes.
     public enum Kind: String, Codable, Sendable, CaseIterable {
@@ -11,6 +11,10 @@ public struct AuditFinding: Codable, Equatable, Sendable {
         case staleOptionEntry
         /// A `let` of a reference type that is not `Sendable`: shared mutable state reached without a check.
         case nonSendableReferenceLet
+        /// A `handOff(to:)` or `detach()` on an object whose `confinement` is declared with a fixed owner
+        /// (`Confinement(owner:)`, `Confinement()`): the owner cannot change, and the call is reported at
+        /// run time.
+        case fixedOwnerChanged
     }
 
     /// What kind of gap this is.

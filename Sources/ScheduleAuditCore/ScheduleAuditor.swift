@@ -18,6 +18,10 @@ import Foundation
 ///   (or its superclasses in the graphs).
 /// - ``AuditFinding/Kind/nonSendableReferenceLet``: a `let` whose type names a class (or class-bound
 ///   protocol) that is not `Sendable`. Protectable classes check themselves and are not reported.
+/// - ``AuditFinding/Kind/fixedOwnerChanged``: a `handOff(to:)` or `detach()` in the class's own methods
+///   (on `self`, implicitly or not, or on its `confinement`) while `confinement` is declared with a fixed
+///   owner (`Confinement(owner:)`, `Confinement()`, their options forms). Transfers made from outside
+///   the class are not seen (a scan has no types); the run-time report names them.
 ///
 /// A member is deliberately unchecked — and not reported — when an exclude list names it
 /// (`.exclude(.property(\T.x))`, `.excluding(.method("f()"))`) or when a comment containing
@@ -74,6 +78,7 @@ public struct ScheduleAuditor: Sendable {
             let usesPredicate = options.predicates.contains { $0.typePath == typeName }
             findings += context.auditMembers(of: type, typeName: typeName, options: typeOptions, usesPredicate: usesPredicate)
             findings += context.auditOptionEntries(of: type, typeName: typeName, entries: typeOptions)
+            findings += context.auditTransfers(of: type, typeName: typeName)
         }
         findings.sort { ($0.path, $0.line, $0.column, $0.kind.rawValue) < ($1.path, $1.line, $1.column, $1.kind.rawValue) }
         let names = protectable.map { $0.pathComponents.joined(separator: ".") }.sorted()
@@ -82,7 +87,7 @@ public struct ScheduleAuditor: Sendable {
 }
 
 /// The audit's working state: the symbol index and the source files read so far.
-private struct AuditContext {
+struct AuditContext {
     let index: SymbolIndex
     let readSource: @Sendable (String) -> String?
     private var files: [String: SourceFile?] = [:]
@@ -118,7 +123,7 @@ private struct AuditContext {
         return (entries, predicates)
     }
 
-    private func memberSymbols(of usr: String) -> [SymbolGraph.Symbol] {
+    func memberSymbols(of usr: String) -> [SymbolGraph.Symbol] {
         (index.members[usr] ?? []).compactMap { index.symbols[$0] }
     }
 

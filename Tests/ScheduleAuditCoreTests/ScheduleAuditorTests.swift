@@ -20,7 +20,7 @@ struct ScheduleAuditorTests {
         #expect(report.module == "AuditFixture")
         // PlainCounter does not adopt the protocol; FlawedSubclass adopts through its superclass,
         // FlawedUploader through UploadService, which refines ConfinedObject.
-        #expect(report.protectableTypes == ["CleanUploader", "FlawedSubclass", "FlawedUploader", "IncludingUploader"])
+        #expect(report.protectableTypes == ["CleanUploader", "FlawedSubclass", "FlawedUploader", "IncludingUploader", "MovingUploader"])
     }
 
     @Test func reportsExactlyTheFlawsOfTheFixture() throws {
@@ -33,6 +33,7 @@ struct ScheduleAuditorTests {
             Expected(kind: .unprotectedStoredProperty, typeName: "FlawedSubclass", member: "thumbnails", line: 34),
             Expected(kind: .unguardedMethod, typeName: "FlawedSubclass", member: "describe()", line: 41),
             Expected(kind: .unguardedMethod, typeName: "IncludingUploader", member: "pause()", line: 55),
+            Expected(kind: .fixedOwnerChanged, typeName: "MovingUploader", member: "handOff(to:)", line: 71),
         ]
         #expect(Self.summary(report) == expected)
         #expect(report.findings.allSatisfy { $0.path == Fixture.path("FlawedUploader.swift") })
@@ -85,6 +86,60 @@ struct ScheduleAuditorTests {
         #expect(report.findings.filter { $0.typeName == "CleanUploader" }.map(\.member) == ["enqueue(_:)"])
     }
 
+    /// `MovingUploader` (fixed owner, `confinement.handOff(to:)` in its own method), with the call or the
+    /// declaration respelled on the same lines, so the committed graph's positions still hold.
+    static func transferFindings(call: String? = nil, declaration: String? = nil) throws -> [AuditFinding] {
+        try Fixture.audit { path, text in
+            guard path.hasSuffix("FlawedUploader.swift") else { return text }
+            var text = text
+            if let call { text = text.replacingOccurrences(of: "confinement.handOff(to: uploads)", with: call) }
+            if let declaration {
+                text = text.replacingOccurrences(of: "let confinement = Confinement(owner: uploads)\n    @Confined var pending = 0\n\n    func moveToBackground", with: "let confinement = \(declaration)\n    @Confined var pending = 0\n\n    func moveToBackground")
+            }
+            return text
+        }.findings.filter { $0.kind == .fixedOwnerChanged }
+    }
+
+    @Test func handOffOfAFixedOwnerNamesTheDeclarationAndTheFix() throws {
+        let finding = try #require(try Self.transferFindings().first)
+        #expect(finding.column == 21)  // `handOff`, after `confinement.`
+        #expect(finding.message.contains("declared with a fixed owner (Confinement(owner:) at FlawedUploader.swift:66)"))
+        #expect(finding.message.contains("Confinement.transferable(owner:)"))
+    }
+
+    @Test(arguments: [
+        ("handOff(to: uploads)", ["handOff(to:)"]),
+        ("self.handOff(to: uploads)", ["handOff(to:)"]),
+        ("self.confinement.detach()", ["detach()"]),
+        ("detach(); handOff(to: uploads)", ["detach()", "handOff(to:)"]),
+        // Another object's transfer: its type is unknown to a scan.
+        ("other.handOff(to: uploads)", []),
+        ("other.confinement.handOff(to: uploads)", []),
+        ("let handOff = 1", []),
+        ("_ = \"handOff(to: uploads)\" // handOff(to: uploads)", []),
+    ])
+    func transfersOnTheObjectItselfAreFound(call: String, members: [String]) throws {
+        #expect(try Self.transferFindings(call: call).map(\.member) == members)
+    }
+
+    @Test(arguments: [
+        ("Confinement(owner: uploads)", 1),
+        ("Confinement.init(owner: uploads)", 1),
+        ("Confinement()", 1),
+        ("Confinement.transferable(owner: uploads)", 0),
+        (".transferable(owner: uploads)", 0),
+        ("Confinement.detached()", 0),
+        ("makeConfinement()", 0),
+    ])
+    func onlyAFixedDeclarationMakesATransferAFinding(declaration: String, count: Int) throws {
+        #expect(try Self.transferFindings(declaration: declaration).count == count)
+    }
+
+    @Test func theSuppressionMarkerSilencesATransfer() throws {
+        let findings = try Self.transferFindings(call: "confinement.handOff(to: uploads) // schedule-audit:ignore")
+        #expect(findings.isEmpty)
+    }
+
     /// The fixture's graph with every `@Confined` attribute of `CleanUploader` respelled as `attribute`
     /// names it (identifier and spelling), then audited with the fixture's sources.
     static func auditRespellingConfined(as attribute: (usr: String, spelling: String)) throws -> AuditReport {
@@ -132,6 +187,6 @@ struct ScheduleAuditorTests {
             readSource: { _ in nil }
         ).run()
         #expect(Set(report.findings.map(\.member)) == ["attempts", "cache", "thumbnails", "retries", "createdAt"])
-        #expect(report.protectableTypes.count == 4)
+        #expect(report.protectableTypes.count == 5)
     }
 }

@@ -60,3 +60,14 @@ final class PlainCounter {
     var count = 0
     func increment() { count += 1 }
 }
+
+/// A fixed owner handed off by the class's own method: the owner cannot change.
+final class MovingUploader: ConfinedObject {
+    let confinement = Confinement(owner: uploads)
+    @Confined var pending = 0
+
+    func moveToBackground() {
+        preconditionIsolated()
+        confinement.handOff(to: uploads)
+    }
+}
