@@ -69,6 +69,11 @@ package enum PlatformInternals {
     @inline(__always)
     package static var runsMainQueueWork: Bool { csched_runs_main_queue_work() }
 
+    /// ``runsMainQueueWork`` inline, without its first call's work on a thread: `false` until this
+    /// thread asked ``runsMainQueueWork`` once, the same answer after. Five instructions, no call.
+    @inline(__always)
+    package static var runsMainQueueWorkSettled: Bool { csched_runs_main_queue_work_settled() }
+
     /// `queue`'s `dq_width` (1 serial, more concurrent), or `nil`.
     package static func width(of queue: DispatchQueue) -> Int? {
         guard let address = queueAddress(of: queue) else { return nil }
@@ -87,6 +92,19 @@ package enum PlatformInternals {
     package struct VerifiedSpecificKey: @unchecked Sendable {
         // @unchecked: a constant address, only ever passed to libdispatch as a key.
         fileprivate let raw: UnsafeRawPointer
+
+        /// The key as a word, to keep it where a `static let` would cost `swift_once` per read.
+        package var word: UInt { UInt(bitPattern: raw) }
+
+        /// A key kept as ``word`` (only ever a word a verified key gave).
+        @inline(__always)
+        package init(keptWord word: UInt) {
+            raw = UnsafeRawPointer(bitPattern: word).unsafelyUnwrapped
+        }
+
+        fileprivate init(raw: UnsafeRawPointer) {
+            self.raw = raw
+        }
     }
 
     /// `key`'s C key (its object's address) once the direct read of the overlay's box is confirmed, or
