@@ -83,8 +83,8 @@ extern const uint64_t *_Nonnull csched_main_queue_state;
 
 /// `csched_runs_main_queue_work()` without its first-call work, inline: `false` until this thread's
 /// first call of it (a main-owned check's miss asks it there, through the verdict), the same answer
-/// after. A thread-local load, two loads, a mask and a compare, no branch: the first test of a
-/// main-owned check that missed the fast path.
+/// after. A thread-local load, two loads, a mask and a compare, no branch: the first test at the
+/// slow-path entry of a main-owned check.
 static inline bool csched_runs_main_queue_work_settled(void) {
 #if defined(__linux__) && defined(__LP64__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
     uint64_t state = __atomic_load_n(__atomic_load_n(&csched_main_queue_state, __ATOMIC_RELAXED), __ATOMIC_RELAXED);

@@ -84,9 +84,10 @@ package enum Checking {
     /// slot, the verdict and anything built for a report): a record settled on main, used by a thread
     /// other than the main thread that holds the main queue's drain lock (a worker draining it under
     /// `dispatchMain()`, a raw `sync` nested in that work, `DispatchQueue.main.sync`). Rule 3 would
-    /// pass it too (``CurrentExecution/holds(contextID:)`` asks the same lock); here it costs a call
-    /// and a few instructions, as close to the fast path as libdispatch allows: the lock is the one
-    /// proof that ends with the block, so nothing is cached on the thread.
+    /// pass it too (``CurrentExecution/holds(contextID:)`` asks the same lock, and its first call on a
+    /// thread settles what this inline test reads: until then this says no); here it costs a call and a
+    /// few instructions. The lock is the one proof that ends with the block: only what never changes on
+    /// the thread (its tid, whether it may prove anything) is kept, never an answer.
     ///
     /// The pass is the fast path's answer, so it skips what the fast path skips: rule 1 (a property
     /// probe reading through another, main-owned object records nothing, as on the main thread).

@@ -63,14 +63,16 @@ package enum PlatformInternals {
         }
     }
 
-    /// Whether the calling thread holds the main queue's drain lock, i.e. runs main's work (a worker
-    /// draining it under `dispatchMain()`); `false` where the reader is off. A few loads and a compare:
-    /// the first test of a main-owned check that missed the fast path off the main thread.
+    /// Whether a thread other than the main thread holds the main queue's drain lock, i.e. runs main's
+    /// work (a worker draining it under `dispatchMain()`); `false` on the main thread and where the
+    /// reader is off. Rule 3's test for main off the main thread; its first call on a thread settles
+    /// what ``runsMainQueueWorkSettled`` reads.
     @inline(__always)
     package static var runsMainQueueWork: Bool { csched_runs_main_queue_work() }
 
     /// ``runsMainQueueWork`` inline, without its first call's work on a thread: `false` until this
-    /// thread asked ``runsMainQueueWork`` once, the same answer after. Five instructions, no call.
+    /// thread asked ``runsMainQueueWork`` once, the same answer after. A few instructions, no call: the
+    /// first test at a main-owned check's slow-path entry (`Checking.passesAsMainQueueWork`).
     @inline(__always)
     package static var runsMainQueueWorkSettled: Bool { csched_runs_main_queue_work_settled() }
 
