@@ -24,6 +24,8 @@
 // for `attributes: .concurrent`, 0xfff for the global queues. `SerialQueueScheduler(wrapping:)` refuses
 // a queue wider than 1, which nothing else can tell apart from a serial one before it misbehaves.
 
+uintptr_t csched_context_key_word = 0;  // csched_dispatch_internals.h
+
 #if defined(__linux__) && defined(__LP64__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 enum {
     csched_dq_targetq_offset = 0x18,
@@ -163,22 +165,37 @@ int csched_thread_holds_queue(const void *queue) {
 }
 
 // The main queue's drain lock as a proof of main's work, asked first when a main-owned check misses
-// the fast path off the main thread. Under `dispatchMain()` a worker thread drains the main queue, and
-// libdispatch keeps the queue's drain lock owned by that thread's tid for the whole drain — also while
-// a raw `sync` nested in main's work runs, and on a thread that runs `DispatchQueue.main.sync` (main's
-// work too: `dispatchPrecondition(.onQueue(.main))` agrees) — and clears it when the drain ends. So the
-// answer changes between blocks by itself: a pool block run next on the same worker sees another owner
-// or none. The reader's answer is kept in a static after the first call (the kill switch and the
-// self-check are read once anyway), so a later call is a few loads and one compare, no `pthread_once`.
-static _Atomic int csched_main_drain_reader = 0;  // 0 not asked yet, 1 confirmed, 2 off
+// the fast path (csched_dispatch_internals.h). Under `dispatchMain()` a worker thread drains the main
+// queue, and libdispatch keeps the queue's drain lock owned by that thread's tid for the whole drain —
+// also while a raw `sync` nested in main's work runs, and on a thread that runs
+// `DispatchQueue.main.sync` (main's work too: `dispatchPrecondition(.onQueue(.main))` agrees) — and
+// clears it when the drain ends. So the answer changes between blocks by itself: a pool block run next
+// on the same worker sees another owner or none.
+//
+// Everything that does not change on a thread is settled by its first call and kept in one
+// thread-local word (`csched_tls_main_drain_owner`): the reader's verdict (the kill switch and the
+// self-check), whether this is the main thread, the tid. The main thread is left out: while the main
+// queue is bound to it (before `dispatchMain()`) it owns the lock all the time, and its misses must
+// keep going through the main-thread test, which makes main the thread's base (the next check takes
+// the fast path). Its tid is the process id. After that the test is inline
+// (`csched_runs_main_queue_work_settled`): a thread-local load, two loads, a mask and a compare.
+static const uint64_t csched_no_queue_state = 0;
+_Thread_local uint32_t csched_tls_main_drain_owner = CSCHED_MAIN_DRAIN_NEVER;
+const uint64_t *csched_main_queue_state = &csched_no_queue_state;
+static _Thread_local bool csched_tls_main_drain_settled = false;
 
 bool csched_runs_main_queue_work(void) {
-    int reader = atomic_load_explicit(&csched_main_drain_reader, memory_order_relaxed);
-    if (reader == 0) {
-        reader = csched_dispatch_reader_confirmed() ? 1 : 2;
-        atomic_store_explicit(&csched_main_drain_reader, reader, memory_order_relaxed);
+    if (__builtin_expect(!csched_tls_main_drain_settled, 0)) {
+        // Written before this thread's own word, by every thread that reads it: no ordering needed.
+        const uint64_t *state = (const uint64_t *)((const char *)&_dispatch_main_q + csched_dq_state_offset);
+        __atomic_store_n(&csched_main_queue_state, state, __ATOMIC_RELAXED);
+        uint32_t tid = csched_dispatch_tid();
+        uint32_t owner = tid & csched_dlock_owner_mask;
+        bool mayProve = csched_dispatch_reader_confirmed() && tid != (uint32_t)getpid() && owner != 0;
+        csched_tls_main_drain_owner = mayProve ? owner : CSCHED_MAIN_DRAIN_NEVER;
+        csched_tls_main_drain_settled = true;
     }
-    return reader == 1 && csched_drain_locked_by_self(&_dispatch_main_q);
+    return csched_runs_main_queue_work_settled();
 }
 
 const void *csched_queue_target(const void *queue) {
@@ -194,7 +211,6 @@ int csched_queue_width(const void *queue) {
 #else
 bool csched_dispatch_reader_confirmed(void) { return false; }
 int csched_thread_holds_queue(const void *queue) { (void)queue; return -1; }
-bool csched_runs_main_queue_work(void) { return false; }
 const void *csched_queue_target(const void *queue) { (void)queue; return NULL; }
 int csched_queue_width(const void *queue) { (void)queue; return -1; }
 bool csched_dispatch_width_layout_holds_at(size_t width_offset) { (void)width_offset; return false; }

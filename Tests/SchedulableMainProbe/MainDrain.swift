@@ -27,6 +27,15 @@ private func drainLine(_ cell: String, _ seen: DrainObservation, reports: Int) {
     StandardError.write("drain \(cell) \(seen.proof ? 1 : 0) \(seen.isolated ? 1 : 0) \(reports)\n")
 }
 
+/// The drain-lock test in this block (`csched_runs_main_queue_work`), checked against the inline test
+/// the checks' slow-path entry asks (`csched_runs_main_queue_work_settled`, settled by the first call):
+/// the process exits with status 31 if they ever disagree.
+private func drainProof() -> Bool {
+    let proof = csched_runs_main_queue_work()
+    if csched_runs_main_queue_work_settled() != proof { exit(31) }
+    return proof
+}
+
 /// Runs `body` as one block of `queue` and waits for its answer (call from a thread that is not
 /// `queue`'s).
 private func observe(on queue: DispatchQueue, _ body: @escaping @Sendable () -> DrainObservation) -> DrainObservation {
@@ -51,13 +60,14 @@ private func mainOwnedSubject() -> (ProbeSubject, ProbeRecorder) {
 }
 
 /// Schedules the cells from a plain thread, parks the main thread in dispatchMain(), and exits when done
-/// (status 30: a pool block never landed on the worker that drained main's block).
+/// (status 30: a pool block never landed on the worker that drained main's block; 31: the inline
+/// drain-lock test disagreed with the full one).
 func runMainDrainCells(repetitions: Int) -> Never {
     let driver = Thread {
         for _ in 0..<repetitions {
             let (subject, recorder) = mainOwnedSubject()
             let seen = observe(on: .main) {
-                DrainObservation(thread: csched_os_thread_id(), proof: csched_runs_main_queue_work(), isolated: subject.access())
+                DrainObservation(thread: csched_os_thread_id(), proof: drainProof(), isolated: subject.access())
             }
             drainLine("mainQueueBlock", seen, reports: recorder.count)
 
@@ -72,7 +82,7 @@ func runMainDrainCells(repetitions: Int) -> Never {
                 let next = observe(on: queue) {
                     let thread = csched_os_thread_id()
                     guard thread == worker else { return DrainObservation(thread: thread, proof: false, isolated: false) }
-                    return DrainObservation(thread: thread, proof: csched_runs_main_queue_work(), isolated: poolSubject.access())
+                    return DrainObservation(thread: thread, proof: drainProof(), isolated: poolSubject.access())
                 }
                 if next.thread == worker { landed = next }
             }
@@ -83,7 +93,7 @@ func runMainDrainCells(repetitions: Int) -> Never {
             let raw = DispatchQueue(label: "probe.drain.raw")
             let nested = observe(on: .main) {
                 raw.sync {
-                    DrainObservation(thread: csched_os_thread_id(), proof: csched_runs_main_queue_work(), isolated: nestedSubject.access())
+                    DrainObservation(thread: csched_os_thread_id(), proof: drainProof(), isolated: nestedSubject.access())
                 }
             }
             drainLine("rawSyncInMainBlock", nested, reports: nestedRecorder.count)

@@ -107,6 +107,16 @@ let pipeline = Pipeline(ids: ids, batch: batch)
 pipeline.start()
 switch driver {
 case .dispatchMain:
+    // `dispatchMain()` ends the main thread with `pthread_exit`, whose last thread-specific destructor
+    // (libdispatch's) parks it in `sigsuspend`, which valgrind 3.19 does not survive. A destructor
+    // registered now runs after libdispatch's (which unbind the main queue) and parks it in `sleep`
+    // instead: the main queue is drained by a worker thread as under a plain `dispatchMain()`, and
+    // callgrind can count the run (as KernelRunner does for its `confinedMainQueue` kernel).
+    var parkKey = pthread_key_t()
+    pthread_key_create(&parkKey) { _ in
+        while true { sleep(3600) }
+    }
+    pthread_setspecific(parkKey, UnsafeRawPointer(bitPattern: 1))
     dispatchMain()
 case .runloop:
     // A timer keeps the run loop from returning for want of sources while the main queue is empty.

@@ -59,13 +59,55 @@ bool csched_dispatch_reader_confirmed(void);
 /// same answer `dispatchPrecondition(.onQueue:)` gives for a serial queue, without trapping on "no".
 int csched_thread_holds_queue(const void *_Nullable queue);
 
-/// Whether the calling thread runs the main queue's work: it holds the main queue's drain lock (a
-/// worker draining it under `dispatchMain()`, a raw `sync` nested in that work, a thread in
-/// `DispatchQueue.main.sync`, or the main thread while the queue is bound to it). The same test as
-/// `csched_thread_holds_queue(main queue) == 1`, made cheap for the miss path of main-owned checks: a
-/// few loads and a compare after the first call. `false` when the reader is not confirmed (Darwin, a
-/// failed self-check, `SCHEDULABLE_DISABLE_DISPATCH_READER`).
+/// Whether a thread other than the main thread runs the main queue's work: it holds the main queue's
+/// drain lock (a worker draining it under `dispatchMain()`, a raw `sync` nested in that work, a thread
+/// in `DispatchQueue.main.sync`). The same test as `csched_thread_holds_queue(main queue) == 1` off the
+/// main thread. Always `false` on the main thread (it holds the lock while the queue is bound to it;
+/// its misses go through the main-thread test, which adopts main), and when the reader is not confirmed
+/// (Darwin, a failed self-check, `SCHEDULABLE_DISABLE_DISPATCH_READER`). The first call on a thread
+/// settles what never changes there, for `csched_runs_main_queue_work_settled`.
 bool csched_runs_main_queue_work(void);
+
+#if defined(__linux__) && defined(__LP64__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+/// A value of `csched_tls_main_drain_owner` no drain-lock owner equals (wider than the owner field).
+#define CSCHED_MAIN_DRAIN_NEVER 0xffffffffu
+/// This thread's drain-lock owner value (its tid, masked) once `csched_runs_main_queue_work` found that
+/// it may prove main's work; `CSCHED_MAIN_DRAIN_NEVER` before that and where it may not.
+/// Initial-exec: read at a fixed offset from the thread pointer, where the default model for position-
+/// independent code calls `__tls_get_addr` (which the linker rewrites, but the caller still saves its
+/// registers around the call it was compiled as).
+extern _Thread_local uint32_t csched_tls_main_drain_owner __attribute__((tls_model("initial-exec")));
+/// The main queue's state word; a zero word until a thread's first `csched_runs_main_queue_work`.
+extern const uint64_t *_Nonnull csched_main_queue_state;
+#endif
+
+/// `csched_runs_main_queue_work()` without its first-call work, inline: `false` until this thread's
+/// first call of it (a main-owned check's miss asks it there, through the verdict), the same answer
+/// after. A thread-local load, two loads, a mask and a compare, no branch: the first test at the
+/// slow-path entry of a main-owned check.
+static inline bool csched_runs_main_queue_work_settled(void) {
+#if defined(__linux__) && defined(__LP64__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    uint64_t state = __atomic_load_n(__atomic_load_n(&csched_main_queue_state, __ATOMIC_RELAXED), __ATOMIC_RELAXED);
+    return ((uint32_t)state & 0x3fffffffu) == csched_tls_main_drain_owner;
+#else
+    return false;
+#endif
+}
+
+/// The verified queue-specific key of the library's contexts as `QueueSpecificReader` keeps it: 0 until
+/// settled, 1 when there is none (the direct read is off), else the key. A plain global read inline,
+/// where a Swift `static let` calls `swift_once` on every read (the slow path of every check reads it).
+extern uintptr_t csched_context_key_word;
+
+/// `csched_context_key_word`, acquiring (the key was published after it was verified).
+static inline uintptr_t csched_context_key_word_load(void) {
+    return __atomic_load_n(&csched_context_key_word, __ATOMIC_ACQUIRE);
+}
+
+/// Publishes `csched_context_key_word` (every thread that settles it stores the same word).
+static inline void csched_context_key_word_store(uintptr_t word) {
+    __atomic_store_n(&csched_context_key_word, word, __ATOMIC_RELEASE);
+}
 
 /// The queue `queue` targets, or NULL (no target read: reader not confirmed).
 const void *_Nullable csched_queue_target(const void *_Nullable queue);

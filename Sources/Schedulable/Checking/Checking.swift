@@ -1,3 +1,5 @@
+import CSchedulableContext
+
 /// The one verdict on an access: every check of the library — a record's, a fixed owner's, a
 /// scheduler's verbs, an executor's `checkIsolated()` — ends here after its fast path missed.
 ///
@@ -76,6 +78,24 @@ package enum Checking {
             guard let member else { return .no }
             return refused(refusal, member, object: object, here: here, report: report)
         }
+    }
+
+    /// Rule 3 for main-queue work, asked first at the entry of a use's slow path (before the probe
+    /// slot, the verdict and anything built for a report): a record settled on main, used by a thread
+    /// other than the main thread that holds the main queue's drain lock (a worker draining it under
+    /// `dispatchMain()`, a raw `sync` nested in that work, `DispatchQueue.main.sync`). Rule 3 would
+    /// pass it too (``CurrentExecution/holds(contextID:)`` asks the same lock, and its first call on a
+    /// thread settles what this inline test reads: until then this says no); here it costs a call and a
+    /// few instructions. The lock is the one proof that ends with the block: only what never changes on
+    /// the thread (its tid, whether it may prove anything) is kept, never an answer.
+    ///
+    /// The pass is the fast path's answer, so it skips what the fast path skips: rule 1 (a property
+    /// probe reading through another, main-owned object records nothing, as on the main thread).
+    /// Unsettled records, other owners and the main thread (whose miss adopts main as its base) go on
+    /// to the verdict.
+    @inline(__always)
+    package static func passesAsMainQueueWork<Record: VerdictRecord>(_ record: Record) -> Bool {
+        record.word.ownerID == UInt(CSCHED_MAIN_CONTEXT_ID) && PlatformInternals.runsMainQueueWorkSettled
     }
 
     /// Rules 13–15: a use or transfer the record's rules refused. Inlined too, so that `report` is

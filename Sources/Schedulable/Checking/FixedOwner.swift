@@ -71,6 +71,7 @@ package struct FixedOwner: Sendable, VerdictRecord {
     func _checkFailedFastPath(
         member: ConfinedMemberReference, tier: ConfinementViolation.Tier, wrapper: StaticString, argument: Any.Type
     ) {
+        if Checking.passesAsMainQueueWork(self) { return }  // main-queue work under dispatchMain(): rule 3, first
         checkFailedFastPath(member: member, tier: tier, wrapper: wrapper, argument: argument, handler: nil)
     }
 
@@ -100,6 +101,7 @@ package struct FixedOwner: Sendable, VerdictRecord {
         _ member: ConfinedMemberReference,
         violation: (ExecutionContext, CompactCodeLocation) -> PendingReport
     ) {
+        if Checking.passesAsMainQueueWork(self) { return }  // main-queue work under dispatchMain(): rule 3, first
         let verdict = Checking.verdict(.use, member: member, object: nil, record: self, here: CurrentHere()) { refusal, _ in
             // A fixed owner is never detached: every refusal is a wrong context.
             guard case .wrongContext(let owner, let boundAt) = refusal else { preconditionFailure("a fixed owner binds nothing") }

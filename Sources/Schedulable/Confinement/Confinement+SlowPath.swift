@@ -11,6 +11,7 @@ extension Confinement {
     func _methodCheckFailedFastPath(
         object: AnyObject?, member: StaticString, file: StaticString, line: UInt, tier: ConfinementViolation.Tier
     ) {
+        if Checking.passesAsMainQueueWork(self) { return }  // main-queue work under dispatchMain(): rule 3, first
         checkFailedFastPath(
             object: object, member: .method(member, callSite: CompactCodeLocation(file: file, line: line)), tier: tier
         )
@@ -33,12 +34,13 @@ extension Confinement {
     func _checkFailedFastPath(
         object: AnyObject?, member: ConfinedMemberReference, tier: ConfinementViolation.Tier, typeName: String? = nil
     ) {
+        if Checking.passesAsMainQueueWork(self) { return }  // main-queue work under dispatchMain(): rule 3, first
         checkFailedFastPath(object: object, member: member, tier: tier, typeName: typeName)
     }
 
-    /// The body of ``_checkFailedFastPath(object:member:tier:typeName:)``, inlined into each entry
-    /// point so that a legitimate slow path is one call deep (the verdict is inlined into it).
-    @inline(__always)
+    /// The body of ``_checkFailedFastPath(object:member:tier:typeName:)`` (the verdict is inlined into
+    /// it), out of line: each entry point tests main-queue work first without this frame's prologue.
+    @inline(never)
     private func checkFailedFastPath(
         object: AnyObject?, member: ConfinedMemberReference, tier: ConfinementViolation.Tier, typeName: String? = nil
     ) {

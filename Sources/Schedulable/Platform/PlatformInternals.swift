@@ -63,11 +63,18 @@ package enum PlatformInternals {
         }
     }
 
-    /// Whether the calling thread holds the main queue's drain lock, i.e. runs main's work (a worker
-    /// draining it under `dispatchMain()`); `false` where the reader is off. A few loads and a compare:
-    /// the first test of a main-owned check that missed the fast path off the main thread.
+    /// Whether a thread other than the main thread holds the main queue's drain lock, i.e. runs main's
+    /// work (a worker draining it under `dispatchMain()`); `false` on the main thread and where the
+    /// reader is off. Rule 3's test for main off the main thread; its first call on a thread settles
+    /// what ``runsMainQueueWorkSettled`` reads.
     @inline(__always)
     package static var runsMainQueueWork: Bool { csched_runs_main_queue_work() }
+
+    /// ``runsMainQueueWork`` inline, without its first call's work on a thread: `false` until this
+    /// thread asked ``runsMainQueueWork`` once, the same answer after. A few instructions, no call: the
+    /// first test at a main-owned check's slow-path entry (`Checking.passesAsMainQueueWork`).
+    @inline(__always)
+    package static var runsMainQueueWorkSettled: Bool { csched_runs_main_queue_work_settled() }
 
     /// `queue`'s `dq_width` (1 serial, more concurrent), or `nil`.
     package static func width(of queue: DispatchQueue) -> Int? {
@@ -87,6 +94,19 @@ package enum PlatformInternals {
     package struct VerifiedSpecificKey: @unchecked Sendable {
         // @unchecked: a constant address, only ever passed to libdispatch as a key.
         fileprivate let raw: UnsafeRawPointer
+
+        /// The key as a word, to keep it where a `static let` would cost `swift_once` per read.
+        package var word: UInt { UInt(bitPattern: raw) }
+
+        /// A key kept as ``word`` (only ever a word a verified key gave).
+        @inline(__always)
+        package init(keptWord word: UInt) {
+            raw = UnsafeRawPointer(bitPattern: word).unsafelyUnwrapped
+        }
+
+        fileprivate init(raw: UnsafeRawPointer) {
+            self.raw = raw
+        }
     }
 
     /// `key`'s C key (its object's address) once the direct read of the overlay's box is confirmed, or
