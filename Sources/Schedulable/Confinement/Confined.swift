@@ -21,7 +21,7 @@ public struct Confined<Value> {
     /// Where the property is declared: 8 bytes, no string until a report needs one. The wrapper is the
     /// value and this, nothing else (a `Confined<Int>` is 16 bytes: within the 24-byte inline buffer of
     /// the value copies `-Onone` code makes, so a read allocates nothing); a name given with `name:`
-    /// is kept out of line, per declaration site (``ConfinedPropertyNames``).
+    /// is kept out of line, per declaration site (`GivenPropertyNames`).
     @usableFromInline
     let _declaredAt: PackedCodeLocation
     #endif
@@ -41,7 +41,7 @@ public struct Confined<Value> {
         _value = wrappedValue
         #if SCHEDULABLE_CHECKS
         _declaredAt = PackedCodeLocation(file: file, line: line)
-        if let name { ConfinedPropertyNames.register(name, declaredAt: _declaredAt) }
+        if let name { GivenPropertyNames.register(name, declaredAt: _declaredAt) }
         #endif
     }
 
@@ -135,7 +135,7 @@ public struct Confined<Value> {
         let protection = object.confinement
         if _slowPath(!protection._passesFastPath) {
             // No name here: a given name is found by the declaration site when a report or an options
-            // predicate needs it (``ConfinedPropertyNames``).
+            // predicate needs it (`GivenPropertyNames`).
             protection._checkFailedFastPath(
                 object: object,
                 member: .property(name: nil, declaredAt: object[keyPath: storageKeyPath]._declaredAt.compact),

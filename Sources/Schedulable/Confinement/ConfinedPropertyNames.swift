@@ -16,7 +16,6 @@
 /// and declaration site. Self-checked on first use against a probe class; if the check fails (a future
 /// runtime changes what `_forEachField` gives), or `SCHEDULABLE_DISABLE_PROPERTY_NAMES` is set, reports
 /// name the property by its declaration site, as before.
-@usableFromInline
 enum ConfinedPropertyNames {
     /// Per class: declaration site → property name (every `@Confined` field of the class and its
     /// superclasses, found in one pass).
@@ -26,37 +25,11 @@ enum ConfinedPropertyNames {
     /// (`PlatformInternals.forEachField` checks the kill switch and the field walk itself).
     private static let isUsable = selfCheckPasses()
 
-    /// Names given with `@Confined(name:)`, by declaration site. Kept here rather than in each wrapper
-    /// (16 bytes of `String?` per property per object, which made a `Confined<Int>` too big for an
-    /// inline value buffer): a name belongs to the declaration, and few declarations give one.
-    private static let given = LockedValue([CompactCodeLocation: String]())
-
-    /// Whether any name was ever given: until then a lookup takes no lock.
-    private static let anyGiven = AtomicCell(0)
-
-    /// Records `name` as the name given to the property declared at `declaredAt` (the first one given
-    /// there stays). Called by the wrapper's initializer, only when `name:` is given.
-    @usableFromInline
-    @inline(never)
-    static func register(_ name: String, declaredAt: PackedCodeLocation) {
-        let site = declaredAt.compact
-        given.withLock { names in
-            if names[site] == nil { names[site] = name }
-        }
-        anyGiven.storeReleasing(1)
-    }
-
-    /// The name given with `@Confined(name:)` to the property declared at `declaredAt`, if any.
-    static func givenName(declaredAt: CompactCodeLocation) -> String? {
-        guard anyGiven.loadAcquiring() != 0 else { return nil }
-        return given.withLock { $0[declaredAt] }
-    }
-
     /// The name of the `@Confined` property of `object` declared at `declaredAt`: the name given with
     /// `name:`, else the field's, or `nil` when neither can be found (the self-check failed, the OS
     /// predates the SPI, or no field matches).
     static func name(declaredAt: CompactCodeLocation, in object: AnyObject) -> String? {
-        if let name = givenName(declaredAt: declaredAt) { return name }
+        if let name = GivenPropertyNames.name(declaredAt: declaredAt) { return name }
         guard isUsable else { return nil }
         return lookUp(declaredAt: declaredAt, in: object)
     }
