@@ -162,35 +162,100 @@ def slow_table(out, builds):
                    f"{fmt(mallocs, 0)} | ≤ {SLOW_TARGET_NS} ns, no lock, 0 mallocs: **{verdict}** |")
 
 
+def object_cost(builds, footprints, build, name):
+    """One creation row of one build: (ns, × plain, mallocs per object, extra mallocs, bytes, extra
+    bytes, whether the issue's target is met or None where the row has no target), or None when the
+    run did not measure it."""
+    data = builds[build][0]
+    plain = value(data, "CheckCost", "createPlain", "Time(wallclock)", 50.0)
+    plain_mallocs = value(data, "CheckCost", "createPlain", "Malloc(total)", 90.0)
+    wall = value(data, "CheckCost", name, "Time(wallclock)", 50.0)
+    mallocs = value(data, "CheckCost", name, "Malloc(total)", 90.0)
+    if wall is None or plain is None:
+        return None
+    ratio = wall / plain
+    per_object = mallocs / MEGA if mallocs is not None else None
+    extra_mallocs = (mallocs - plain_mallocs) / MEGA if mallocs is not None and plain_mallocs else None
+    sizes = footprints.get(build, {})
+    size, extra = sizes.get(name), None
+    if size is not None and "createPlain" in sizes:
+        extra = size - sizes["createPlain"]
+    met = None  # no target, or not measured (no malloc count, no bytes file)
+    if name not in ("createPlain", "createSchedulableObject") and extra_mallocs is not None and extra is not None:
+        max_mallocs, max_bytes, max_ratio = CREATE_TARGETS[build]
+        met = extra_mallocs <= max_mallocs + 0.01 and extra <= max_bytes and ratio <= max_ratio
+    return wall / MEGA, ratio, per_object, extra_mallocs, size, extra, met
+
+
 def create_table(out, builds, footprints):
     out.append("\n**Per object: create and free one object off its owner**\n")
     out.append("| Object | build | ns (p50) | × plain | mallocs per object | bytes (heap) | extra bytes | "
                "target (extra mallocs, bytes, ×) |")
     out.append("|---|---|---:|---:|---:|---:|---:|---|")
     for build in ("release", "checks"):
-        data, _, label = builds[build]
-        plain = value(data, "CheckCost", "createPlain", "Time(wallclock)", 50.0)
-        plain_mallocs = value(data, "CheckCost", "createPlain", "Malloc(total)", 90.0)
-        sizes = footprints.get(build, {})
+        label = builds[build][2]
         for name, title in CREATE_ROWS:
-            wall = value(data, "CheckCost", name, "Time(wallclock)", 50.0)
-            mallocs = value(data, "CheckCost", name, "Malloc(total)", 90.0)
-            if wall is None or plain is None:
+            row = object_cost(builds, footprints, build, name)
+            if row is None:
                 continue
-            ratio = wall / plain
-            per_object = mallocs / MEGA if mallocs is not None else None
-            size, extra = sizes.get(name), None
-            if size is not None and "createPlain" in sizes:
-                extra = size - sizes["createPlain"]
+            ns, ratio, per_object, _, size, extra, met = row
             target = "—"
-            if name != "createPlain" and name != "createSchedulableObject":
+            if met is not None:
                 max_mallocs, max_bytes, max_ratio = CREATE_TARGETS[build]
-                extra_mallocs = (mallocs - plain_mallocs) / MEGA if mallocs is not None and plain_mallocs else None
-                met = (extra_mallocs is not None and extra_mallocs <= max_mallocs + 0.01
-                       and extra is not None and extra <= max_bytes and ratio <= max_ratio)
                 target = f"{max_mallocs}, {max_bytes} B, {max_ratio}×: **{'met' if met else 'missed'}**"
-            out.append(f"| {title} | {label} | {fmt(wall / MEGA)} | {fmt(ratio)} | {fmt(per_object)} | "
+            out.append(f"| {title} | {label} | {fmt(ns)} | {fmt(ratio)} | {fmt(per_object)} | "
                        f"{size if size is not None else '—'} | {extra if extra is not None else '—'} | {target} |")
+
+
+# Issue 25's targets for the -Onone access (× a plain stored property; ns over the unchecked accessor).
+DEBUG_TARGET_RATIO, DEBUG_TARGET_NS = 3.0, 10.0
+
+
+def verdict(met):
+    return "not measured" if met is None else f"**{'met' if met else 'missed'}**"
+
+
+def workload_rows(path):
+    """(label, ×, target ×) of each row of scripts/workload.sh's table."""
+    rows = []
+    with open(path) as handle:
+        for line in handle:
+            cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
+            if len(cells) != 7 or not cells[6].startswith("≤ ×"):
+                continue
+            rows.append((cells[0], float(cells[4]), float(cells[6][len("≤ ×"):].split(":")[0])))
+    return rows
+
+
+def targets_table(out, builds, footprints, debug_ns, debug_instr, workload):
+    """Issue 25's targets beside this run's figures; every verdict is computed from them."""
+    out.append("\n**Issue 25's targets, from this run**\n")
+    out.append("| target | measured | met |")
+    out.append("|---|---|---|")
+    for build, label in (("release", "release"), ("checks", "release + debug tier")):
+        max_mallocs, max_bytes, max_ratio = CREATE_TARGETS[build]
+        for name, title in CREATE_ROWS:
+            row = object_cost(builds, footprints, build, name) if builds[build][0] else None
+            if row is None or name in ("createPlain", "createSchedulableObject"):
+                continue
+            _, ratio, _, extra_mallocs, _, extra, met = row
+            out.append(f"| {label} object ({title}): ≤ {max_mallocs} extra mallocs, ≤ +{max_bytes} B, ≤ ×{max_ratio} | "
+                       f"{fmt(extra_mallocs)} extra mallocs, +{extra if extra is not None else '—'} B, ×{fmt(ratio)} | "
+                       f"{verdict(met)} |")
+    plain_ns, plain_instr = debug_ns.get("plain"), debug_instr.get("plain")
+    checked_ns, checked_instr = debug_ns.get("confined"), debug_instr.get("confined")
+    unchecked_ns = debug_ns.get("uncheckedAccessor")
+    if checked_ns is not None and plain_ns:
+        ratio = checked_ns / plain_ns
+        instr = f", ×{fmt(checked_instr / plain_instr)} in instructions" if checked_instr and plain_instr else ""
+        out.append(f"| `-Onone`: checked `@Confined` read ≤ ×{DEBUG_TARGET_RATIO:g} a plain stored property | "
+                   f"×{fmt(ratio)} in ns{instr} | {verdict(ratio <= DEBUG_TARGET_RATIO)} |")
+    if checked_ns is not None and unchecked_ns is not None:
+        over = checked_ns - unchecked_ns
+        out.append(f"| `-Onone`: the check ≤ +{DEBUG_TARGET_NS:g} ns over the unchecked accessor | "
+                   f"+{fmt(over, 1)} ns | {verdict(over <= DEBUG_TARGET_NS)} |")
+    for label, ratio, target in workload_rows(workload) if workload else []:
+        out.append(f"| workload, {label}: ≤ ×{target:.2f} | ×{fmt(ratio)} | {verdict(ratio <= target)} |")
 
 
 def main():
@@ -294,6 +359,9 @@ def main():
                    "serial queue, a thread and main; checked vs unchecked builds**\n")
         with open(args.workload) as handle:
             out.append(handle.read().rstrip("\n"))
+    if checks:
+        targets_table(out, builds, {"release": read_bytes(args.bytes_release), "checks": read_bytes(args.bytes_checks)},
+                      read_instructions(args.debug_ns), read_instructions(args.instr_debug), args.workload)
     print("\n".join(out))
     if args.readme:
         write_readme(args.readme, out)

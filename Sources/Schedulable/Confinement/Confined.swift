@@ -18,11 +18,12 @@ public struct Confined<Value> {
     var _value: Value
 
     #if SCHEDULABLE_CHECKS
+    /// Where the property is declared: 8 bytes, no string until a report needs one. The wrapper is the
+    /// value and this, nothing else (a `Confined<Int>` is 16 bytes: within the 24-byte inline buffer of
+    /// the value copies `-Onone` code makes, so a read allocates nothing); a name given with `name:`
+    /// is kept out of line, per declaration site (`GivenPropertyNames`).
     @usableFromInline
-    let _name: String?
-    /// Where the property is declared: 16 bytes, no string until a report needs one.
-    @usableFromInline
-    let _declaredAt: CompactCodeLocation
+    let _declaredAt: PackedCodeLocation
     #endif
 
     /// Wraps a property's initial value.
@@ -31,15 +32,16 @@ public struct Confined<Value> {
     ///   - wrappedValue: The initial value.
     ///   - name: Overrides the property's name in reports, and names it for name predicates in options;
     ///     without it reports name the property as the class declares it (found from the class's fields
-    ///     when a report is made).
+    ///     when a report is made). The name belongs to the declaration: the first one given at a
+    ///     declaration site is the one used for every object.
     ///   - file: The declaration site.
     ///   - line: The declaration site.
     @inlinable
     public init(wrappedValue: Value, name: String? = nil, file: StaticString = #fileID, line: UInt = #line) {
         _value = wrappedValue
         #if SCHEDULABLE_CHECKS
-        _name = name
-        _declaredAt = CompactCodeLocation(file: file, line: line)
+        _declaredAt = PackedCodeLocation(file: file, line: line)
+        if let name { GivenPropertyNames.register(name, declaredAt: _declaredAt) }
         #endif
     }
 
@@ -132,10 +134,11 @@ public struct Confined<Value> {
     ) {
         let protection = object.confinement
         if _slowPath(!protection._passesFastPath) {
-            let storage = object[keyPath: storageKeyPath]
+            // No name here: a given name is found by the declaration site when a report or an options
+            // predicate needs it (`GivenPropertyNames`).
             protection._checkFailedFastPath(
                 object: object,
-                member: .property(name: storage._name, declaredAt: storage._declaredAt),
+                member: .property(name: nil, declaredAt: object[keyPath: storageKeyPath]._declaredAt.compact),
                 tier: .assert
             )
         }

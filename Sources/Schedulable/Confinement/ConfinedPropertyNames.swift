@@ -25,9 +25,11 @@ enum ConfinedPropertyNames {
     /// (`PlatformInternals.forEachField` checks the kill switch and the field walk itself).
     private static let isUsable = selfCheckPasses()
 
-    /// The name of the `@Confined` property of `object` declared at `declaredAt`, or `nil` when it cannot
-    /// be found (the self-check failed, the OS predates the SPI, or no field matches).
+    /// The name of the `@Confined` property of `object` declared at `declaredAt`: the name given with
+    /// `name:`, else the field's, or `nil` when neither can be found (the self-check failed, the OS
+    /// predates the SPI, or no field matches).
     static func name(declaredAt: CompactCodeLocation, in object: AnyObject) -> String? {
+        if let name = GivenPropertyNames.name(declaredAt: declaredAt) { return name }
         guard isUsable else { return nil }
         return lookUp(declaredAt: declaredAt, in: object)
     }
@@ -47,7 +49,7 @@ enum ConfinedPropertyNames {
         var names: [CompactCodeLocation: String] = [:]
         let complete = PlatformInternals.forEachField(of: type(of: object)) { name, offset, fieldType in
             guard let storage = fieldType as? any ConfinedStorageLayout.Type else { return true }
-            let site = base.load(fromByteOffset: offset + storage.declaredAtOffset, as: CompactCodeLocation.self)
+            let site = base.load(fromByteOffset: offset + storage.declaredAtOffset, as: PackedCodeLocation.self).compact
             var field = String(cString: name)
             // The compiler names a wrapper's storage `_name`.
             if field.hasPrefix("_") { field.removeFirst() }
@@ -83,7 +85,7 @@ private final class NamesProbe: ConfinedObject {
     let declaredAt: CompactCodeLocation
 
     init() {
-        declaredAt = _probedProperty._declaredAt
+        declaredAt = _probedProperty._declaredAt.compact
     }
 }
 #endif

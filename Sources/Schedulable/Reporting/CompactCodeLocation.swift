@@ -13,9 +13,14 @@ package struct CompactCodeLocation: @unchecked Sendable, Hashable {
     let file: UnsafeRawPointer?
     @usableFromInline
     let line: UInt32
-    /// The literal's byte count, or the scalar's value when `file` is `nil`.
+    /// The literal's byte count, or the scalar's value when `file` is `nil`, or ``nulTerminated`` for a
+    /// literal whose count was not kept (a ``PackedCodeLocation``'s): the bytes end at its NUL.
     @usableFromInline
     let length: UInt32
+
+    /// The `length` of a literal found by its terminating NUL.
+    @usableFromInline
+    static var nulTerminated: UInt32 { .max }
 
     /// The location `file`:`line`.
     @inlinable
@@ -29,6 +34,16 @@ package struct CompactCodeLocation: @unchecked Sendable, Hashable {
             self.length = file.unicodeScalar.value
         }
         self.line = UInt32(clamping: line)
+    }
+
+    /// The location of a literal known only by its address (`file`, NUL-terminated, not `nil`): what a
+    /// ``PackedCodeLocation`` keeps.
+    @inlinable
+    @inline(__always)
+    init(nulTerminated file: UnsafeRawPointer?, line: UInt64) {
+        self.file = file
+        self.line = UInt32(truncatingIfNeeded: line)
+        self.length = Self.nulTerminated
     }
 
     private init(none: Void) {
@@ -54,7 +69,11 @@ package struct CompactCodeLocation: @unchecked Sendable, Hashable {
     }
 
     private var bytes: UnsafeRawBufferPointer {
-        UnsafeRawBufferPointer(start: file, count: file == nil ? 0 : Int(length))
+        guard let file else { return UnsafeRawBufferPointer(start: nil, count: 0) }
+        guard length == Self.nulTerminated else { return UnsafeRawBufferPointer(start: file, count: Int(length)) }
+        var count = 0
+        while file.load(fromByteOffset: count, as: UInt8.self) != 0 { count += 1 }
+        return UnsafeRawBufferPointer(start: file, count: count)
     }
 
     private var fileID: String {
@@ -62,16 +81,18 @@ package struct CompactCodeLocation: @unchecked Sendable, Hashable {
         return String(decoding: bytes, as: UTF8.self)
     }
 
+    // A literal's count may be kept or found by its NUL (``nulTerminated``): equality and the hash go by
+    // the bytes, never by `length` alone.
     @usableFromInline
     package static func == (lhs: Self, rhs: Self) -> Bool {
-        guard lhs.line == rhs.line, lhs.length == rhs.length, (lhs.file == nil) == (rhs.file == nil) else { return false }
-        return lhs.file == rhs.file || lhs.bytes.elementsEqual(rhs.bytes)
+        guard lhs.line == rhs.line, (lhs.file == nil) == (rhs.file == nil) else { return false }
+        guard lhs.file != nil else { return lhs.length == rhs.length }
+        return (lhs.file == rhs.file && lhs.length == rhs.length) || lhs.bytes.elementsEqual(rhs.bytes)
     }
 
     @usableFromInline
     package func hash(into hasher: inout Hasher) {
         hasher.combine(line)
-        hasher.combine(length)
-        hasher.combine(bytes: bytes)
+        if file == nil { hasher.combine(length) } else { hasher.combine(bytes: bytes) }
     }
 }

@@ -11,7 +11,12 @@ package enum ConfinedMemberReference {
 
     package var displayName: String {
         switch self {
-        case .property(let name, let declaredAt): return name ?? declaredAt.location.description
+        case .property(let name, let declaredAt):
+            #if SCHEDULABLE_CHECKS
+            // A name given with `@Confined(name:)` is kept by declaration site, not in the reference.
+            if name == nil, let given = GivenPropertyNames.name(declaredAt: declaredAt) { return given }
+            #endif
+            return name ?? declaredAt.location.description
         case .method(let name, _), .accessor(let name): return String(describing: name)
         }
     }
