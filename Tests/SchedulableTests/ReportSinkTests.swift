@@ -86,12 +86,13 @@ struct ReportSinkTests {
 
     @Test(.enabled(if: ConfinementSystem.debugChecksCompiledIn))
     func theEnvironmentSinkCollectsEveryDeliveredViolationWithItsLevel() async throws {
-        let path = NSTemporaryDirectory() + "schedulable-exit-test-sink.jsonl"
+        // A path of this process's own: two test runs at once (two checkouts) must not share the file.
+        let path = NSTemporaryDirectory() + "schedulable-exit-test-sink-\(getpid()).jsonl"
         try? FileManager.default.removeItem(atPath: path)
         defer { try? FileManager.default.removeItem(atPath: path) }
-        await #expect(processExitsWith: .success) {
+        await #expect(processExitsWith: .success) { [path = path as String] in
             setenv("SCHEDULABLE_CONFINEMENT", "warn,Counter.reset()=off", 1)
-            setenv("SCHEDULABLE_CONFINEMENT_JSONL", NSTemporaryDirectory() + "schedulable-exit-test-sink.jsonl", 1)
+            setenv("SCHEDULABLE_CONFINEMENT_JSONL", path, 1)
             useFromAnotherQueue(ownerLabel: "exit.sink", times: 3) { $0.ping() }
             useFromAnotherQueue(ownerLabel: "exit.sink.off") { $0.reset() }
         }
