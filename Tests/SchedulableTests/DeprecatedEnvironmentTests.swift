@@ -35,12 +35,13 @@ struct DeprecatedEnvironmentTests {
     /// names that variable once (the policy is set under its new name, which prints nothing).
     @Test(.enabled(if: ConfinementSystem.debugChecksCompiledIn))
     func theFormerJSONLinesNameStillWritesTheSinkAndSaysSoOnce() async throws {
-        let path = NSTemporaryDirectory() + "schedulable-deprecated-sink.jsonl"
+        // A path of this process's own: two test runs at once (two checkouts) must not share the file.
+        let path = NSTemporaryDirectory() + "schedulable-deprecated-sink-\(getpid()).jsonl"
         try? FileManager.default.removeItem(atPath: path)
         defer { try? FileManager.default.removeItem(atPath: path) }
-        await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
+        await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) { [path = path as String] in
             setenv("SCHEDULABLE_CONFINEMENT", "warn", 1)
-            setenv("SCHEDULE_PROTECTION_JSONL", NSTemporaryDirectory() + "schedulable-deprecated-sink.jsonl", 1)
+            setenv("SCHEDULE_PROTECTION_JSONL", path, 1)
             useFromAnotherQueue(ownerLabel: "exit.deprecated.sink", times: 2) { $0.ping() }
         }.map { result in
             let stderr = standardErrorText(result)
