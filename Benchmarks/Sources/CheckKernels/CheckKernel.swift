@@ -130,7 +130,7 @@ public final class CheckFixture {
         bound = BoundModel(owner: owner)
         branch = owner.branch("benchmark.owner.branch")
         treeOwned = ProtectedModel(owner: owner)
-        handedOff = ProtectedModel(owner: owner)
+        handedOff = ProtectedModel(transferableOwner: owner)
         mainOwned = ProtectedModel(owner: MainThreadScheduler.shared)
         mainOwned.confinement.endConstruction()
         creator = SerialQueueScheduler(label: "benchmark.creator")

@@ -1,6 +1,6 @@
 /// The record's transitions: every change of its binding happens under its stripe and publishes the new
 /// state word. Which transition an access makes is the verdict's to say (`Checking/Checking.swift`).
-extension Confinement {
+extension ConfinementRecord {
     /// Runs `body` under the record's stripe. Every transition of the state machine happens here, and
     /// publishes its new word with ``publish(_:)``; nothing in `body` may take another stripe.
     func withBinding<Result>(_ body: () -> Result) -> Result {
@@ -16,28 +16,25 @@ extension Confinement {
         if let epoch = previous.taskWindowEpoch, previous != state { TaskConstructionWindows.recordLeft(epoch) }
     }
 
-    /// Transfers the object to `newOwner`.
-    ///
-    /// Call it from the current owner (or, for a detached object, from anywhere); a hand-off from elsewhere
-    /// is itself a race and is reported at the precondition tier.
+    /// Transfers the object to `newOwner` (see ``Confinement/handOff(to:file:line:)``).
     ///
     /// - Parameters:
-    ///   - newOwner: The scheduler that owns the object from now on.
+    ///   - newOwner: The new owner's context.
+    ///   - object: The object, when the call came through it (named by a report).
     ///   - file: The new bind site.
     ///   - line: The new bind site.
-    public func handOff(to newOwner: some SerialScheduler, file: StaticString = #fileID, line: UInt = #line) {
-        rebind(to: newOwner.executionContext, member: "handOff(to:)", file: file, line: line)
+    package func handOff(to newOwner: ExecutionContext, object: AnyObject?, file: StaticString, line: UInt) {
+        rebind(to: newOwner, member: "handOff(to:)", object: object, file: file, line: line)
     }
 
-    /// Returns the object to the detached state: the next checked use binds it again.
-    ///
-    /// Call it from the current owner.
+    /// Returns the object to the detached state (see ``Confinement/detach(file:line:)``).
     ///
     /// - Parameters:
+    ///   - object: The object, when the call came through it (named by a report).
     ///   - file: The call site, for reports.
     ///   - line: The call site, for reports.
-    public func detach(file: StaticString = #fileID, line: UInt = #line) {
-        rebind(to: nil, member: "detach()", file: file, line: line)
+    package func detach(object: AnyObject?, file: StaticString, line: UInt) {
+        rebind(to: nil, member: "detach()", object: object, file: file, line: line)
     }
 
     /// Ends the construction window now: from here on only the owner passes a check, the thread that
@@ -46,7 +43,7 @@ extension Confinement {
     /// The window also ends by itself when the owner first uses the object, or when the building thread
     /// hands any work to a library scheduler (from then on the object can be in use elsewhere). Call
     /// this where an object is published some other way — stored where another thread can reach it.
-    public func endConstruction() {
+    package func endConstruction() {
         withBinding {
             if let owner = _owner, state.constructionEpoch != nil {
                 publish(.bound(to: owner, needsResolution: needsResolution))
@@ -93,15 +90,38 @@ extension Confinement {
     }
 
     /// Hands the record to `newOwner` (or detaches it) when the verdict allows it here: from the owner,
-    /// or from anywhere while detached; from elsewhere it is reported at the precondition tier.
-    private func rebind(to newOwner: ExecutionContext?, member: StaticString, file: StaticString, line: UInt) {
+    /// or from anywhere while detached; from elsewhere it is reported at the precondition tier. A record
+    /// created for a fixed owner is never rebound: the call is reported at the precondition tier, in
+    /// every build (the flag, not whether the record is shared, decides: debug and release agree).
+    private func rebind(
+        to newOwner: ExecutionContext?, member: StaticString, object: AnyObject?, file: StaticString, line: UInt
+    ) {
         let reference = ConfinedMemberReference.method(member, callSite: CompactCodeLocation(file: file, line: line))
+        if isFixed {
+            reportFixedOwnerChanged(reference, newOwner: newOwner, object: object)
+            return
+        }
+        // `object: nil`: the verdict's deinit rule is for uses; a transfer is judged the same whether it
+        // came through the object or the confinement. The object is only named by the report.
         let verdict = Checking.verdict(
             .transfer, member: reference, newOwner: newOwner, object: nil, record: self, here: CurrentHere()
         ) {
-            [unowned(unsafe) self] refusal, member in
-            pendingReport(for: refusal, object: nil, member: member, tier: .precondition, typeName: nil)
+            [unowned(unsafe) self, unowned(unsafe) object] refusal, member in
+            pendingReport(for: refusal, object: object, member: member, tier: .precondition, typeName: nil)
         }
         if case .report(let delivery) = verdict { delivery.deliver() }
+    }
+
+    /// Reports a hand-off or detach of a fixed-owner record (out of line: reporting path only). The
+    /// binding is left as it is; the precondition tier then stops the process.
+    @inline(never)
+    private func reportFixedOwnerChanged(
+        _ member: ConfinedMemberReference, newOwner: ExecutionContext?, object: AnyObject?
+    ) {
+        let (owner, boundAt) = withBinding { (_owner, _boundAt) }
+        let violation = ConfinementViolation.fixedOwnerChanged(
+            member: member, object: object, owner: owner, boundAt: boundAt.locationIfAny, newOwner: newOwner
+        )
+        ConfinementReporting.report(violation, objectHandler: capturedHandler)
     }
 }

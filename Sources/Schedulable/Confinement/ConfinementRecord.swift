@@ -1,0 +1,312 @@
+import CSchedulableContext
+
+/// The ownership record behind a ``Confinement``: the state word the fast path reads, the owner, the
+/// bind site, and what only some records need (options, a test's handler).
+///
+/// Two kinds of instance, chosen when the confinement is created (see ``Confinement``):
+/// - an *own* record, one per object: every transferable or detached confinement, every fixed one in a
+///   build with the debug tier, with options or a test's handler, or built where a construction window
+///   opens; its construction window, history and options are the object's own;
+/// - the *shared* settled record of a library scheduler (``SharedFixedRecord``), which every fixed-owner
+///   object built on that owner refers to in a release build without the debug tier: it is settled from
+///   birth and never changes, so sharing it is indistinguishable from owning it.
+///
+/// A record created for a fixed owner says so (``isFixed``): `handOff(to:)` and `detach()` on it are
+/// reported (``ConfinementViolation/Kind/fixedOwnerChanged``), whether or not the record is shared.
+@usableFromInline
+package final class ConfinementRecord {
+    /// The record's state word (see ``ConfinementState``): the owner's context id once settled, which is
+    /// all the fast path reads (see ``_passesFastPath``). It must stay the first stored property:
+    /// ``AtomicWord`` finds it there.
+    @usableFromInline
+    var _fastOwnerID: AtomicWord
+
+    // Guarded by the record's stripe (`StripedLocks`): written only when the binding changes.
+    var _owner: ExecutionContext?
+    /// Where the record was bound to its owner; while it is detached, where it was created (so that
+    /// its first binding can keep that site in the history).
+    var _boundAt: CompactCodeLocation
+    /// What only some records need (options, a test's handler), so a default record stays at 56 bytes,
+    /// and whether the owner is fixed: one word (the enum keeps its case in the reference's spare bits;
+    /// a separate `Bool` would move the record from a 64-byte to an 80-byte allocator chunk).
+    let _extrasAndKind: ExtrasAndKind
+
+    /// ``extras`` and ``isFixed`` in one word (see `_extrasAndKind`).
+    enum ExtrasAndKind {
+        case transferable(ConfinementExtras)
+        case fixed(ConfinementExtras)
+        case plainTransferable
+        case plainFixed
+
+        init(_ extras: ConfinementExtras?, isFixed: Bool) {
+            switch (extras, isFixed) {
+            case (let extras?, true): self = .fixed(extras)
+            case (let extras?, false): self = .transferable(extras)
+            case (nil, true): self = .plainFixed
+            case (nil, false): self = .plainTransferable
+            }
+        }
+    }
+
+    /// What only some records need (options, a test's handler); `nil` for a default record.
+    @inline(__always)
+    var extras: ConfinementExtras? {
+        switch _extrasAndKind {
+        case .transferable(let extras), .fixed(let extras): return extras
+        case .plainTransferable, .plainFixed: return nil
+        }
+    }
+
+    /// Whether the record was created for a fixed owner: `handOff(to:)` and `detach()` are reported.
+    package var isFixed: Bool {
+        switch _extrasAndKind {
+        case .fixed, .plainFixed: return true
+        case .transferable, .plainTransferable: return false
+        }
+    }
+
+    #if SCHEDULABLE_CHECKS
+    // Debug tier only (see `Confinement+History.swift`): 16 bytes, which move the record from a
+    // 64-byte to an 80-byte allocator chunk; release builds carry neither.
+    /// The thread that created the record: one word, no string, no system call.
+    let _createdOn: ThreadStamp
+    /// The record's ownership history, allocated by its first ownership event; guarded by the stripe.
+    var _history: OwnershipLog? = nil  // a default, not an assignment in init: that would release the old nil
+    #endif
+
+    /// The initializer of a record with default options. Cheap on purpose — no lock, no string, no
+    /// "where am I" beyond one TLS load: records are made once per protected object.
+    @usableFromInline
+    package init(
+        owner: ExecutionContext?, boundAt: CompactCodeLocation, allowsConstructionWindow: Bool, isFixed: Bool
+    ) {
+        #if SCHEDULABLE_CHECKS
+        // First, while nothing is live: read later, the call made the optimizer retain and release
+        // the owner around it (about 70 instructions per record, measured with callgrind).
+        let createdOn = ThreadStamp.current
+        #endif
+        let extras = ConfinementSystem.mayHaveScopedHandler
+            ? ConfinementExtras(options: nil, handler: ConfinementSystem.scopedHandlerIfAny) : nil
+        let state = Self.initialState(owner: owner, extras: extras, allowsConstructionWindow: allowsConstructionWindow)
+        self._fastOwnerID = AtomicWord(state.word)
+        self._owner = owner
+        self._boundAt = boundAt
+        self._extrasAndKind = ExtrasAndKind(extras, isFixed: isFixed)
+        #if SCHEDULABLE_CHECKS
+        self._createdOn = createdOn
+        #endif
+        assert(
+            AtomicWord.loadRelaxed(firstIn: self) == state.word,
+            "ConfinementRecord._fastOwnerID must be the class's first stored property (see AtomicWord)"
+        )
+    }
+
+    /// The initializer of a record with options.
+    package init(
+        owner: ExecutionContext?, options: ErasedConfinementOptions, boundAt: CompactCodeLocation,
+        allowsConstructionWindow: Bool, isFixed: Bool
+    ) {
+        #if SCHEDULABLE_CHECKS
+        let createdOn = ThreadStamp.current
+        #endif
+        let extras = ConfinementExtras(options: options, handler: ConfinementSystem.scopedHandlerIfAny)
+        let state = Self.initialState(owner: owner, extras: extras, allowsConstructionWindow: allowsConstructionWindow)
+        self._fastOwnerID = AtomicWord(state.word)
+        self._owner = owner
+        self._boundAt = boundAt
+        self._extrasAndKind = ExtrasAndKind(extras, isFixed: isFixed)
+        #if SCHEDULABLE_CHECKS
+        self._createdOn = createdOn
+        #endif
+    }
+
+    /// A default fixed-owner record in a state already decided: settled (the shared record of
+    /// ``SharedFixedRecord``, `boundAt` none), or a construction window just opened for it.
+    init(fixedOwner owner: ExecutionContext, state: ConfinementState, boundAt: CompactCodeLocation) {
+        self._fastOwnerID = AtomicWord(state.word)
+        self._owner = owner
+        self._boundAt = boundAt
+        self._extrasAndKind = .plainFixed
+        #if SCHEDULABLE_CHECKS
+        self._createdOn = ThreadStamp.current
+        #endif
+    }
+
+    /// The record of a new fixed-owner confinement with default options: in a release build without
+    /// the debug tier, with no test's handler in scope and no construction window opening here (made on
+    /// the owner, or where no window exists), the shared settled record of `shared`; otherwise one of
+    /// its own.
+    ///
+    /// - Parameters:
+    ///   - owner: The owner's context.
+    ///   - shared: The owner's shared record, when its scheduler keeps one (library schedulers).
+    ///   - boundAt: The bind site (kept by an own record only).
+    @usableFromInline
+    package static func fixed(
+        owner: ExecutionContext, shared: SharedFixedRecord?, boundAt: CompactCodeLocation
+    ) -> ConfinementRecord {
+        #if !SCHEDULABLE_CHECKS
+        if let shared, !ConfinementSystem.mayHaveScopedHandler {
+            // The same decision as `initialState`, without opening a window it would not use.
+            if _CurrentToken.isCurrent(owner.id) { return shared.record(for: owner) }
+            guard let window = ConfinementState.openWindowHere() else { return shared.record(for: owner) }
+            return ConfinementRecord(fixedOwner: owner, state: window, boundAt: boundAt)
+        }
+        #endif
+        return ConfinementRecord(owner: owner, boundAt: boundAt, allowsConstructionWindow: true, isFixed: true)
+    }
+
+    /// A new record's state: detached, bound, or — off the owner, where allowed — in the creating
+    /// thread's construction window. (On the owner the first use would end the window at once.)
+    private static func initialState(
+        owner: ExecutionContext?, extras: ConfinementExtras?, allowsConstructionWindow: Bool
+    ) -> ConfinementState {
+        guard let owner else { return .detached }
+        if allowsConstructionWindow && !_CurrentToken.isCurrent(owner.id), let window = ConfinementState.openWindowHere() {
+            return window
+        }
+        return .bound(to: owner, needsResolution: extras?.needsResolution ?? false)
+    }
+
+    /// The options, if the record has any besides the default.
+    package var options: ErasedConfinementOptions? { extras?.options }
+
+    /// The handler that was in scope when the object was created (test helpers route through it).
+    package var capturedHandler: (any ConfinementViolationHandler)? { extras?.capturedHandler }
+
+    /// The state word as the fast path sees it.
+    var state: ConfinementState {
+        ConfinementState(loadedWord: AtomicWord.loadAcquiring(firstIn: self))
+    }
+
+    deinit {
+        // A record freed inside a task's construction window leaves it (one load and a test otherwise).
+        if let epoch = ConfinementState(loadedWord: AtomicWord.loadRelaxed(firstIn: self)).taskWindowEpoch {
+            TaskConstructionWindows.recordLeft(epoch)
+        }
+    }
+
+    /// Whether property options still have to be matched to wrappers (read under the stripe).
+    package var needsResolution: Bool { extras?.resolvedProperties == nil && extras?.needsResolution == true }
+
+    /// The owner's context, or `nil` while detached.
+    package var owner: ExecutionContext? {
+        withBinding { _owner }
+    }
+
+    /// The scheduler the object belongs to, or `nil` while detached, when bound by first use to a context
+    /// no library scheduler runs (such as a plain thread), or when that scheduler no longer exists.
+    ///
+    /// The record does not keep its owner's scheduler alive (an object that its own queue retains would
+    /// otherwise never be freed); it finds the scheduler through the weak registry of library schedulers.
+    package var ownerScheduler: (any SerialScheduler)? {
+        owner.flatMap(SchedulerRegistry.scheduler(for:))
+    }
+
+    /// Where the object was bound to its current owner, if it is bound.
+    package var boundAt: CodeLocation? {
+        withBinding { _owner == nil ? nil : _boundAt.locationIfAny }
+    }
+
+    /// Whether a checked access made here and now would pass (detached objects: yes, it would bind them
+    /// here — except on a concurrent pool thread, where nothing serial could own them).
+    ///
+    /// Never a false "yes".
+    @inlinable
+    var isIsolated: Bool {
+        if _passesFastPath { return true }
+        return _isIsolatedSlow()
+    }
+
+    /// The verdict on a question (`Checking.verdict`): binds nothing,
+    /// reports nothing.
+    @usableFromInline
+    func _isIsolatedSlow() -> Bool {
+        if case .no = Checking.verdict(.question, member: nil, object: nil, record: self, here: CurrentHere(), report: Checking.noReport) {
+            return false
+        }
+        return true
+    }
+}
+
+// `_fastOwnerID` is only read and written through AtomicWord's atomic functions; the other mutable
+// fields only under the record's stripe.
+extension ConfinementRecord: @unchecked Sendable {}
+
+/// The one settled record that a library scheduler's fixed-owner objects share in a release build
+/// without the debug tier (see ``Confinement``, "Fixed or transferable"). Created by the first such
+/// object, held by the scheduler until the scheduler is freed.
+///
+/// Held by the scheduler, not by its ``ExecutionContext``: the record holds the context (its owner),
+/// so a context holding it would be a cycle that freed neither. The scheduler holds only this slot;
+/// the record keeps nothing alive but the context, like every record (DESIGN "no object lives
+/// longer"). Two schedulers that share a context (wrappers of one queue) keep a record each, both
+/// settled on the same id.
+@usableFromInline
+package final class SharedFixedRecord: @unchecked Sendable {
+    // @unchecked: the word is written once, under the slot's stripe, with a releasing store; readers
+    // load it acquiring, so they see the record's fields initialised.
+    /// The record, retained (an `Unmanaged` bit pattern), or 0 before the first fixed object. The only
+    /// stored property, so it is the first (see ``AtomicWord``).
+    private var word: AtomicWord
+
+    /// An empty slot.
+    package init() {
+        word = AtomicWord(0)
+    }
+
+    /// The main thread's slot (`Confinement()`, `MainThreadScheduler`): it lives as long as the
+    /// process, like the main thread's context.
+    @usableFromInline
+    package static let main = SharedFixedRecord()
+
+    /// The slot of `scheduler`, if it is a library scheduler; `nil` for a custom one (its objects get
+    /// records of their own).
+    @usableFromInline
+    package static func of(_ scheduler: AnyObject) -> SharedFixedRecord? {
+        // Exact class tests: one load and a compare each, no conformance lookup.
+        let type = ObjectIdentifier(Swift.type(of: scheduler))
+        if type == ObjectIdentifier(SerialQueueScheduler.self) {
+            return unsafeDowncast(scheduler, to: SerialQueueScheduler.self).sharedFixedRecord
+        }
+        if type == ObjectIdentifier(ThreadScheduler.self) {
+            return unsafeDowncast(scheduler, to: ThreadScheduler.self).sharedFixedRecord
+        }
+        if type == ObjectIdentifier(MainThreadScheduler.self) { return .main }
+        return nil
+    }
+
+    /// The shared record, settled on `owner` (the slot's scheduler's context), created on first use.
+    ///
+    /// Safe without a retain race: the caller holds the slot's scheduler, and the slot releases its
+    /// record only in `deinit`.
+    func record(for owner: ExecutionContext) -> ConfinementRecord {
+        let bits = AtomicWord.loadAcquiring(firstIn: self)
+        if bits != 0 { return Self.record(bits) }
+        return makeRecord(for: owner)
+    }
+
+    @inline(never)
+    private func makeRecord(for owner: ExecutionContext) -> ConfinementRecord {
+        StripedLocks.withLock(for: self) {
+            let bits = AtomicWord.loadRelaxed(firstIn: self)
+            if bits != 0 { return Self.record(bits) }
+            let record = ConfinementRecord(fixedOwner: owner, state: .settled(owner.id), boundAt: .none)
+            AtomicWord.storeReleasing(UInt(bitPattern: Unmanaged.passRetained(record).toOpaque()), firstIn: self)
+            return record
+        }
+    }
+
+    private static func record(_ bits: UInt) -> ConfinementRecord {
+        // The slot holds +1 until `deinit`; this returns a new strong reference.
+        Unmanaged<ConfinementRecord>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!).takeUnretainedValue()
+    }
+
+    deinit {
+        let bits = AtomicWord.loadAcquiring(firstIn: self)
+        if bits != 0 { Unmanaged<ConfinementRecord>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!).release() }
+    }
+
+    /// Whether the slot holds its record yet (tests).
+    package var holdsRecord: Bool { AtomicWord.loadAcquiring(firstIn: self) != 0 }
+}
