@@ -95,6 +95,7 @@ extension ConfinedObject {
     ///   - newOwner: The scheduler that owns the object from now on.
     ///   - file: The new bind site.
     ///   - line: The new bind site.
+    @inlinable
     public func handOff(to newOwner: some SerialScheduler, file: StaticString = #fileID, line: UInt = #line) {
         confinement._record.handOff(to: newOwner.executionContext, object: self, file: file, line: line)
     }
@@ -108,6 +109,7 @@ extension ConfinedObject {
     /// - Parameters:
     ///   - file: The call site, for reports.
     ///   - line: The call site, for reports.
+    @inlinable
     public func detach(file: StaticString = #fileID, line: UInt = #line) {
         confinement._record.detach(object: self, file: file, line: line)
     }

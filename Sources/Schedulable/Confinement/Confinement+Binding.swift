@@ -23,8 +23,10 @@ extension ConfinementRecord {
     ///   - object: The object, when the call came through it (named by a report).
     ///   - file: The new bind site.
     ///   - line: The new bind site.
+    @usableFromInline
     package func handOff(to newOwner: ExecutionContext, object: AnyObject?, file: StaticString, line: UInt) {
-        rebind(to: newOwner, member: "handOff(to:)", object: object, file: file, line: line)
+        if isFixed { return reportFixedOwnerChanged("handOff(to:)", newOwner: newOwner, object: object, file: file, line: line) }
+        rebind(to: newOwner, member: "handOff(to:)", file: file, line: line)
     }
 
     /// Returns the object to the detached state (see ``Confinement/detach(file:line:)``).
@@ -33,8 +35,10 @@ extension ConfinementRecord {
     ///   - object: The object, when the call came through it (named by a report).
     ///   - file: The call site, for reports.
     ///   - line: The call site, for reports.
+    @usableFromInline
     package func detach(object: AnyObject?, file: StaticString, line: UInt) {
-        rebind(to: nil, member: "detach()", object: object, file: file, line: line)
+        if isFixed { return reportFixedOwnerChanged("detach()", newOwner: nil, object: object, file: file, line: line) }
+        rebind(to: nil, member: "detach()", file: file, line: line)
     }
 
     /// Ends the construction window now: from here on only the owner passes a check, the thread that
@@ -90,24 +94,19 @@ extension ConfinementRecord {
     }
 
     /// Hands the record to `newOwner` (or detaches it) when the verdict allows it here: from the owner,
-    /// or from anywhere while detached; from elsewhere it is reported at the precondition tier. A record
-    /// created for a fixed owner is never rebound: the call is reported at the precondition tier, in
-    /// every build (the flag, not whether the record is shared, decides: debug and release agree).
-    private func rebind(
-        to newOwner: ExecutionContext?, member: StaticString, object: AnyObject?, file: StaticString, line: UInt
-    ) {
+    /// or from anywhere while detached; from elsewhere it is reported at the precondition tier. (A record
+    /// created for a fixed owner never gets here: `handOff` and `detach` report it first, in every build —
+    /// the flag, not whether the record is shared, decides, so debug and release agree.)
+    private func rebind(to newOwner: ExecutionContext?, member: StaticString, file: StaticString, line: UInt) {
         let reference = ConfinedMemberReference.method(member, callSite: CompactCodeLocation(file: file, line: line))
-        if isFixed {
-            reportFixedOwnerChanged(reference, newOwner: newOwner, object: object)
-            return
-        }
         // `object: nil`: the verdict's deinit rule is for uses; a transfer is judged the same whether it
-        // came through the object or the confinement. The object is only named by the report.
+        // came through the object or the confinement (and its wrong-context report names the bind site,
+        // as it always did: capturing the object cost the legitimate hand-off a few instructions).
         let verdict = Checking.verdict(
             .transfer, member: reference, newOwner: newOwner, object: nil, record: self, here: CurrentHere()
         ) {
-            [unowned(unsafe) self, unowned(unsafe) object] refusal, member in
-            pendingReport(for: refusal, object: object, member: member, tier: .precondition, typeName: nil)
+            [unowned(unsafe) self] refusal, member in
+            pendingReport(for: refusal, object: nil, member: member, tier: .precondition, typeName: nil)
         }
         if case .report(let delivery) = verdict { delivery.deliver() }
     }
@@ -116,11 +115,12 @@ extension ConfinementRecord {
     /// binding is left as it is; the precondition tier then stops the process.
     @inline(never)
     private func reportFixedOwnerChanged(
-        _ member: ConfinedMemberReference, newOwner: ExecutionContext?, object: AnyObject?
+        _ member: StaticString, newOwner: ExecutionContext?, object: AnyObject?, file: StaticString, line: UInt
     ) {
         let (owner, boundAt) = withBinding { (_owner, _boundAt) }
         let violation = ConfinementViolation.fixedOwnerChanged(
-            member: member, object: object, owner: owner, boundAt: boundAt.locationIfAny, newOwner: newOwner
+            member: .method(member, callSite: CompactCodeLocation(file: file, line: line)), object: object,
+            owner: owner, boundAt: boundAt.locationIfAny, newOwner: newOwner
         )
         ConfinementReporting.report(violation, objectHandler: capturedHandler)
     }

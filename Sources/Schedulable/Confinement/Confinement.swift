@@ -75,8 +75,7 @@ public struct Confinement: Sendable {
     public init(owner: some SerialScheduler, file: StaticString = #fileID, line: UInt = #line) {
         self.init(
             _record: .fixed(
-                owner: owner.executionContext, shared: SharedFixedRecord.of(owner),
-                boundAt: CompactCodeLocation(file: file, line: line)
+                owner: owner.executionContext, scheduler: owner, boundAt: CompactCodeLocation(file: file, line: line)
             )
         )
     }
@@ -101,7 +100,7 @@ public struct Confinement: Sendable {
     @inlinable
     public init(file: StaticString = #fileID, line: UInt = #line) {
         self.init(
-            _record: .fixed(owner: .main, shared: .main, boundAt: CompactCodeLocation(file: file, line: line))
+            _record: .fixedOnMain(boundAt: CompactCodeLocation(file: file, line: line))
         )
     }
 
@@ -158,6 +157,7 @@ public struct Confinement: Sendable {
     ///   - file: The bind site, for reports.
     ///   - line: The bind site, for reports.
     /// - Returns: The confinement.
+    @inlinable
     public static func transferable(
         owner: some SerialScheduler, file: StaticString = #fileID, line: UInt = #line
     ) -> Confinement {
@@ -274,6 +274,7 @@ public struct Confinement: Sendable {
     ///   - newOwner: The scheduler that owns the object from now on.
     ///   - file: The new bind site.
     ///   - line: The new bind site.
+    @inlinable  // the caller calls the record itself: no struct-to-class hop in between
     public func handOff(to newOwner: some SerialScheduler, file: StaticString = #fileID, line: UInt = #line) {
         _record.handOff(to: newOwner.executionContext, object: nil, file: file, line: line)
     }
@@ -287,6 +288,7 @@ public struct Confinement: Sendable {
     /// - Parameters:
     ///   - file: The call site, for reports.
     ///   - line: The call site, for reports.
+    @inlinable  // the caller calls the record itself: no struct-to-class hop in between
     public func detach(file: StaticString = #fileID, line: UInt = #line) {
         _record.detach(object: nil, file: file, line: line)
     }
@@ -341,6 +343,10 @@ extension Confinement {
 
     /// The handler that was in scope when the object was created.
     package var capturedHandler: (any ConfinementViolationHandler)? { _record.capturedHandler }
+
+    /// The record object, for measuring what a confinement costs (Benchmarks: heap bytes per object).
+    @_spi(Benchmarks)
+    public var _recordObject: AnyObject { _record }
 
     /// Whether two confinements refer to the same record (a shared record is the same for all its objects).
     package func refersToSameRecord(as other: Confinement) -> Bool { _record === other._record }

@@ -26,44 +26,29 @@ package final class ConfinementRecord {
     /// Where the record was bound to its owner; while it is detached, where it was created (so that
     /// its first binding can keep that site in the history).
     var _boundAt: CompactCodeLocation
-    /// What only some records need (options, a test's handler), so a default record stays at 56 bytes,
-    /// and whether the owner is fixed: one word (the enum keeps its case in the reference's spare bits;
-    /// a separate `Bool` would move the record from a 64-byte to an 80-byte allocator chunk).
-    let _extrasAndKind: ExtrasAndKind
+    /// What only some records need (options, a test's handler; see ``extras``), so a default record
+    /// stays at 56 bytes, and whether the owner is fixed (``isFixed``), in one word: the extras' address
+    /// (retained by the record), or 0, with bit 0 set for a fixed owner. A `Bool` of its own would move
+    /// the record from a 64-byte to an 80-byte allocator chunk; an enum with the flag in the pointer's
+    /// spare bits cost about 7 instructions per test, this one costs a bit test.
+    private let _extrasAndFixed: UInt
 
-    /// ``extras`` and ``isFixed`` in one word (see `_extrasAndKind`).
-    enum ExtrasAndKind {
-        case transferable(ConfinementExtras)
-        case fixed(ConfinementExtras)
-        case plainTransferable
-        case plainFixed
-
-        init(_ extras: ConfinementExtras?, isFixed: Bool) {
-            switch (extras, isFixed) {
-            case (let extras?, true): self = .fixed(extras)
-            case (let extras?, false): self = .transferable(extras)
-            case (nil, true): self = .plainFixed
-            case (nil, false): self = .plainTransferable
-            }
-        }
+    /// The word of ``_extrasAndFixed`` for `extras` and `isFixed` (retains `extras`).
+    private static func extrasWord(_ extras: ConfinementExtras?, isFixed: Bool) -> UInt {
+        let address = extras.map { UInt(bitPattern: Unmanaged.passRetained($0).toOpaque()) } ?? 0
+        return address | (isFixed ? 1 : 0)
     }
 
     /// What only some records need (options, a test's handler); `nil` for a default record.
     @inline(__always)
     var extras: ConfinementExtras? {
-        switch _extrasAndKind {
-        case .transferable(let extras), .fixed(let extras): return extras
-        case .plainTransferable, .plainFixed: return nil
-        }
+        let address = _extrasAndFixed & ~1
+        guard address != 0 else { return nil }
+        return Unmanaged<ConfinementExtras>.fromOpaque(UnsafeRawPointer(bitPattern: address)!).takeUnretainedValue()
     }
 
     /// Whether the record was created for a fixed owner: `handOff(to:)` and `detach()` are reported.
-    package var isFixed: Bool {
-        switch _extrasAndKind {
-        case .fixed, .plainFixed: return true
-        case .transferable, .plainTransferable: return false
-        }
-    }
+    package var isFixed: Bool { _extrasAndFixed & 1 != 0 }
 
     #if SCHEDULABLE_CHECKS
     // Debug tier only (see `Confinement+History.swift`): 16 bytes, which move the record from a
@@ -91,7 +76,7 @@ package final class ConfinementRecord {
         self._fastOwnerID = AtomicWord(state.word)
         self._owner = owner
         self._boundAt = boundAt
-        self._extrasAndKind = ExtrasAndKind(extras, isFixed: isFixed)
+        self._extrasAndFixed = Self.extrasWord(extras, isFixed: isFixed)
         #if SCHEDULABLE_CHECKS
         self._createdOn = createdOn
         #endif
@@ -114,7 +99,7 @@ package final class ConfinementRecord {
         self._fastOwnerID = AtomicWord(state.word)
         self._owner = owner
         self._boundAt = boundAt
-        self._extrasAndKind = ExtrasAndKind(extras, isFixed: isFixed)
+        self._extrasAndFixed = Self.extrasWord(extras, isFixed: isFixed)
         #if SCHEDULABLE_CHECKS
         self._createdOn = createdOn
         #endif
@@ -126,7 +111,7 @@ package final class ConfinementRecord {
         self._fastOwnerID = AtomicWord(state.word)
         self._owner = owner
         self._boundAt = boundAt
-        self._extrasAndKind = .plainFixed
+        self._extrasAndFixed = 1
         #if SCHEDULABLE_CHECKS
         self._createdOn = ThreadStamp.current
         #endif
@@ -139,18 +124,37 @@ package final class ConfinementRecord {
     ///
     /// - Parameters:
     ///   - owner: The owner's context.
-    ///   - shared: The owner's shared record, when its scheduler keeps one (library schedulers).
+    ///   - scheduler: The owner's scheduler, whose shared record it may be (library schedulers keep one).
     ///   - boundAt: The bind site (kept by an own record only).
     @usableFromInline
     package static func fixed(
-        owner: ExecutionContext, shared: SharedFixedRecord?, boundAt: CompactCodeLocation
+        owner: ExecutionContext, scheduler: AnyObject, boundAt: CompactCodeLocation
+    ) -> ConfinementRecord {
+        fixed(owner: owner, boundAt: boundAt) { SharedFixedRecord.of(scheduler) }
+    }
+
+    /// ``fixed(owner:scheduler:boundAt:)`` for the main thread (`Confinement()`).
+    @usableFromInline
+    package static func fixedOnMain(boundAt: CompactCodeLocation) -> ConfinementRecord {
+        fixed(owner: .main, boundAt: boundAt) { .main }
+    }
+
+    /// The decision, with the slot looked up only where a shared record can be used (off the owner,
+    /// where a window opens, the path costs what a record with its own window always cost).
+    @inline(__always)
+    private static func fixed(
+        owner: ExecutionContext, boundAt: CompactCodeLocation, shared: () -> SharedFixedRecord?
     ) -> ConfinementRecord {
         #if !SCHEDULABLE_CHECKS
-        if let shared, !ConfinementSystem.mayHaveScopedHandler {
+        if !ConfinementSystem.mayHaveScopedHandler {
             // The same decision as `initialState`, without opening a window it would not use.
-            if _CurrentToken.isCurrent(owner.id) { return shared.record(for: owner) }
-            guard let window = ConfinementState.openWindowHere() else { return shared.record(for: owner) }
-            return ConfinementRecord(fixedOwner: owner, state: window, boundAt: boundAt)
+            var state = ConfinementState.settled(owner.id)
+            if !_CurrentToken.isCurrent(owner.id), let window = ConfinementState.openWindowHere() {
+                state = window
+            } else if let shared = shared() {
+                return shared.record(for: owner)
+            }
+            return ConfinementRecord(fixedOwner: owner, state: state, boundAt: boundAt)
         }
         #endif
         return ConfinementRecord(owner: owner, boundAt: boundAt, allowsConstructionWindow: true, isFixed: true)
@@ -180,6 +184,9 @@ package final class ConfinementRecord {
     }
 
     deinit {
+        if _extrasAndFixed > 1 {
+            Unmanaged<ConfinementExtras>.fromOpaque(UnsafeRawPointer(bitPattern: _extrasAndFixed & ~1)!).release()
+        }
         // A record freed inside a task's construction window leaves it (one load and a test otherwise).
         if let epoch = ConfinementState(loadedWord: AtomicWord.loadRelaxed(firstIn: self)).taskWindowEpoch {
             TaskConstructionWindows.recordLeft(epoch)
