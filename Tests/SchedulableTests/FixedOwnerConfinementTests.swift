@@ -14,6 +14,15 @@ struct FixedOwnerConfinementTests {
     /// Whether fixed objects built on their owner share a record: release builds without the debug tier.
     static let shares = !ConfinementSystem.debugChecksCompiledIn
 
+    /// Runs `body` outside any test: on a plain thread, where no test's handler is current. (Work a test
+    /// hands to a scheduler carries the test, and an object created there captures the test's handler,
+    /// so it has a record of its own, like one created in a `withConfinementViolationHandler` scope.)
+    static func outsideAnyTest<Result>(_ body: @escaping @Sendable () -> Result) -> Result {
+        nonisolated(unsafe) var result: Result?
+        onPlainThread { result = body() }  // waits for the thread: its write happens before the read
+        return result!
+    }
+
     @Test func aConfinementIsOneReference() {
         #expect(MemoryLayout<Confinement>.size == 8)
         #expect(MemoryLayout<Confinement>.size == MemoryLayout<AnyObject>.size)
@@ -37,9 +46,12 @@ struct FixedOwnerConfinementTests {
     @Test func fixedObjectsBuiltOnTheirOwnerShareOneRecordInRelease() {
         let owner = SerialQueueScheduler(label: "test.fixed.share")
         for _ in 0..<Self.repetitions {
-            let (first, second, transferable) = owner.sync {
-                (Counter(owner: owner), Counter(owner: owner), Counter(transferableOwner: owner))
+            let (first, second, transferable) = Self.outsideAnyTest {
+                owner.sync { (Counter(owner: owner), Counter(owner: owner), Counter(transferableOwner: owner)) }
             }
+            // Made in a test's work, it captures the test's handler: a record of its own.
+            let inTest = owner.sync { Counter(owner: owner) }
+            #expect(!inTest.confinement.refersToSameRecord(as: first.confinement))
             #expect(first.confinement.refersToSameRecord(as: second.confinement) == Self.shares)
             #expect(!transferable.confinement.refersToSameRecord(as: first.confinement))
             #expect(!first.confinement.refersToSameRecord(as: Confinement.transferable(owner: owner)))
@@ -64,17 +76,21 @@ struct FixedOwnerConfinementTests {
         let builder = SerialQueueScheduler(label: "test.fixed.own.builder")
         let recorder = ViolationRecorder()
         for _ in 0..<Self.repetitions {
-            let onOwner = owner.sync { Counter(owner: owner) }
-            let (offOwner, usedInWindow) = builder.sync { () -> (Counter, Bool) in
-                let counter = Counter(owner: owner)
-                return (counter, counter.isIsolated)  // the window: the builder may use it
+            let onOwner = Self.outsideAnyTest { owner.sync { Counter(owner: owner) } }
+            let (offOwner, usedInWindow) = Self.outsideAnyTest {
+                builder.sync { () -> (Counter, Bool) in
+                    let counter = Counter(owner: owner)
+                    return (counter, counter.isIsolated)  // the window: the builder may use it
+                }
             }
             #expect(usedInWindow)
             #expect(!offOwner.confinement.refersToSameRecord(as: onOwner.confinement))
             #expect(!offOwner.isIsolated)  // the builder handed work to a scheduler: the window is over
             let withHandler = owner.sync { withConfinementViolationHandler(recorder) { Counter(owner: owner) } }
             #expect(!withHandler.confinement.refersToSameRecord(as: onOwner.confinement))
-            let withOptions = owner.sync { Confinement(owner: owner, options: ConfinementOptions<Counter>.exclude(.method("reset()"))) }
+            let withOptions = Self.outsideAnyTest {
+                owner.sync { Confinement(owner: owner, options: ConfinementOptions<Counter>.exclude(.method("reset()"))) }
+            }
             #expect(!withOptions.refersToSameRecord(as: onOwner.confinement))
         }
         #expect(recorder.count == 0)
@@ -88,7 +104,8 @@ struct FixedOwnerConfinementTests {
             let (counter, context) = { () -> (Counter, ExecutionContext) in
                 let owner = SerialQueueScheduler(label: "test.fixed.lifetime")
                 weakScheduler = owner
-                return (owner.sync { Counter(owner: owner) }, owner.executionContext)
+                // `unowned`: the plain thread may release its closure after the test reads the result.
+                return (Self.outsideAnyTest { [unowned owner] in owner.sync { Counter(owner: owner) } }, owner.executionContext)
             }()
             #expect(weakScheduler == nil)
             #expect(counter.confinement.owner === context)
@@ -135,7 +152,7 @@ struct FixedOwnerConfinementTests {
         await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let owner = SerialQueueScheduler(label: "exit.fixed.owner")
             let other = SerialQueueScheduler(label: "exit.fixed.other")
-            let counter = owner.sync { Counter(owner: owner) }
+            let counter = FixedOwnerConfinementTests.outsideAnyTest { owner.sync { Counter(owner: owner) } }
             let recording = CustomViolationHandler { violation in
                 let line = "recorded \(violation.kind) by \(violation.qualifiedMember); owner now "
                     + "\(counter.confinement.owner?.description ?? "none")\n"

@@ -118,7 +118,7 @@ package final class ConfinementRecord {
     }
 
     /// The record of a new fixed-owner confinement with default options: in a release build without
-    /// the debug tier, with no test's handler in scope and no construction window opening here (made on
+    /// the debug tier, with no test's or scope's handler to capture and no construction window opening here (made on
     /// the owner, or where no window exists), the shared settled record of `shared`; otherwise one of
     /// its own.
     ///
@@ -146,7 +146,9 @@ package final class ConfinementRecord {
         owner: ExecutionContext, boundAt: CompactCodeLocation, shared: () -> SharedFixedRecord?
     ) -> ConfinementRecord {
         #if !SCHEDULABLE_CHECKS
-        if !ConfinementSystem.mayHaveScopedHandler {
+        // No handler to capture (a test's or a scope's): the object would keep none, so it may share.
+        // The cheap "maybe" first; the task-local is read only in processes that installed one.
+        if !ConfinementSystem.mayHaveScopedHandler || ConfinementSystem.scopedHandlerIfAny == nil {
             // The same decision as `initialState`, without opening a window it would not use.
             var state = ConfinementState.settled(owner.id)
             if !_CurrentToken.isCurrent(owner.id), let window = ConfinementState.openWindowHere() {
