@@ -301,7 +301,11 @@ extension Confinement {
     /// ``ConfinementRecord/_passesFastPath``).
     @usableFromInline
     @_transparent  // inlined even at -Onone, where checks run by default
-    var _passesFastPath: Bool { _record._passesFastPath }
+    var _passesFastPath: Bool {
+        // The load itself, not the record's `_passesFastPath`: at -Onone a method called on the
+        // projected field copied (retained and released) the record on every access.
+        _CurrentToken.isCurrent(AtomicWord.loadRelaxed(firstIn: _record))
+    }
 
     /// Checks a box's accessor at the always-on tier (see ``ConfinementRecord/_checkAccessor(_:)``).
     @usableFromInline
@@ -323,14 +327,22 @@ extension Confinement {
     func _checkFailedFastPath(
         object: AnyObject?, member: ConfinedMemberReference, tier: ConfinementViolation.Tier, typeName: String? = nil
     ) {
-        _record._checkFailedFastPath(object: object, member: member, tier: tier, typeName: typeName)
+        // Unretained: the caller's object (or box) keeps this confinement, and so its record, alive for
+        // the call. Called on the projected field, `-O` retained and released the record around every
+        // legitimate slow path (about 45 instructions), which it did not for the class reference.
+        Unmanaged.passUnretained(_record)._withUnsafeGuaranteedRef {
+            $0._checkFailedFastPath(object: object, member: member, tier: tier, typeName: typeName)
+        }
     }
 
     /// The slow path of a box's accessor (see ``ConfinementRecord/_accessorCheckFailedFastPath(_:typeName:)``).
     @usableFromInline
     @_transparent  // inlined even at -Onone: a forwarder only
     func _accessorCheckFailedFastPath(_ member: StaticString, typeName: String? = nil) {
-        _record._accessorCheckFailedFastPath(member, typeName: typeName)
+        // Unretained, as in `_checkFailedFastPath`.
+        Unmanaged.passUnretained(_record)._withUnsafeGuaranteedRef {
+            $0._accessorCheckFailedFastPath(member, typeName: typeName)
+        }
     }
 
     /// Binds a sent object for good (see ``ConfinementRecord/bindSentObject(to:at:)``).

@@ -106,7 +106,7 @@ package final class ConfinementRecord {
     }
 
     /// A default fixed-owner record in a state already decided: settled (the shared record of
-    /// ``SharedFixedRecord``, `boundAt` none), or a construction window just opened for it.
+    /// `SharedFixedRecord`, `boundAt` none), or a construction window just opened for it.
     init(fixedOwner owner: ExecutionContext, state: ConfinementState, boundAt: CompactCodeLocation) {
         self._fastOwnerID = AtomicWord(state.word)
         self._owner = owner
@@ -136,14 +136,14 @@ package final class ConfinementRecord {
     /// ``fixed(owner:scheduler:boundAt:)`` for the main thread (`Confinement()`).
     @usableFromInline
     package static func fixedOnMain(boundAt: CompactCodeLocation) -> ConfinementRecord {
-        fixed(owner: .main, boundAt: boundAt) { .main }
+        fixed(owner: .main, boundAt: boundAt) { SharedFixedRecord.main }
     }
 
     /// The decision, with the slot looked up only where a shared record can be used (off the owner,
     /// where a window opens, the path costs what a record with its own window always cost).
     @inline(__always)
     private static func fixed(
-        owner: ExecutionContext, boundAt: CompactCodeLocation, shared: () -> SharedFixedRecord?
+        owner: ExecutionContext, boundAt: CompactCodeLocation, shared: () -> OnceSlot?
     ) -> ConfinementRecord {
         #if !SCHEDULABLE_CHECKS
         // No handler to capture (a test's or a scope's): the object would keep none, so it may share.
@@ -153,8 +153,8 @@ package final class ConfinementRecord {
             var state = ConfinementState.settled(owner.id)
             if !_CurrentToken.isCurrent(owner.id), let window = ConfinementState.openWindowHere() {
                 state = window
-            } else if let shared = shared() {
-                return shared.record(for: owner)
+            } else if let slot = shared() {
+                return SharedFixedRecord.record(in: slot, for: owner)
             }
             return ConfinementRecord(fixedOwner: owner, state: state, boundAt: boundAt)
         }
@@ -243,36 +243,22 @@ package final class ConfinementRecord {
 extension ConfinementRecord: @unchecked Sendable {}
 
 /// The one settled record that a library scheduler's fixed-owner objects share in a release build
-/// without the debug tier (see ``Confinement``, "Fixed or transferable"). Created by the first such
-/// object, held by the scheduler until the scheduler is freed.
+/// without the debug tier (see ``Confinement``, "Fixed or transferable"). Made by the first such object,
+/// kept in the scheduler's ``OnceSlot`` until the scheduler is freed.
 ///
 /// Held by the scheduler, not by its ``ExecutionContext``: the record holds the context (its owner),
-/// so a context holding it would be a cycle that freed neither. The scheduler holds only this slot;
-/// the record keeps nothing alive but the context, like every record (DESIGN "no object lives
-/// longer"). Two schedulers that share a context (wrappers of one queue) keep a record each, both
-/// settled on the same id.
-@usableFromInline
-package final class SharedFixedRecord: @unchecked Sendable {
-    // @unchecked: the word is written once, under the slot's stripe, with a releasing store; readers
-    // load it acquiring, so they see the record's fields initialised.
-    /// The record, retained (an `Unmanaged` bit pattern), or 0 before the first fixed object. The only
-    /// stored property, so it is the first (see ``AtomicWord``).
-    private var word: AtomicWord
-
-    /// An empty slot.
-    package init() {
-        word = AtomicWord(0)
-    }
-
+/// so a context holding it would be a cycle that freed neither. The scheduler holds only the slot; the
+/// record keeps nothing alive but the context, like every record (DESIGN "no object lives longer").
+/// Two schedulers that share a context (wrappers of one queue) keep a record each, both settled on the
+/// same id.
+enum SharedFixedRecord {
     /// The main thread's slot (`Confinement()`, `MainThreadScheduler`): it lives as long as the
     /// process, like the main thread's context.
-    @usableFromInline
-    package static let main = SharedFixedRecord()
+    static let main = OnceSlot()
 
     /// The slot of `scheduler`, if it is a library scheduler; `nil` for a custom one (its objects get
     /// records of their own).
-    @usableFromInline
-    package static func of(_ scheduler: AnyObject) -> SharedFixedRecord? {
+    static func of(_ scheduler: AnyObject) -> OnceSlot? {
         // Exact class tests: one load and a compare each, no conformance lookup.
         let type = ObjectIdentifier(Swift.type(of: scheduler))
         if type == ObjectIdentifier(SerialQueueScheduler.self) {
@@ -281,41 +267,15 @@ package final class SharedFixedRecord: @unchecked Sendable {
         if type == ObjectIdentifier(ThreadScheduler.self) {
             return unsafeDowncast(scheduler, to: ThreadScheduler.self).sharedFixedRecord
         }
-        if type == ObjectIdentifier(MainThreadScheduler.self) { return .main }
+        if type == ObjectIdentifier(MainThreadScheduler.self) { return main }
         return nil
     }
 
-    /// The shared record, settled on `owner` (the slot's scheduler's context), created on first use.
-    ///
-    /// Safe without a retain race: the caller holds the slot's scheduler, and the slot releases its
-    /// record only in `deinit`.
-    func record(for owner: ExecutionContext) -> ConfinementRecord {
-        let bits = AtomicWord.loadAcquiring(firstIn: self)
-        if bits != 0 { return Self.record(bits) }
-        return makeRecord(for: owner)
+    /// The shared record in `slot`, settled on `owner` (the slot's scheduler's context).
+    static func record(in slot: OnceSlot, for owner: ExecutionContext) -> ConfinementRecord {
+        unsafeDowncast(
+            slot.object { ConfinementRecord(fixedOwner: owner, state: .settled(owner.id), boundAt: .none) },
+            to: ConfinementRecord.self
+        )
     }
-
-    @inline(never)
-    private func makeRecord(for owner: ExecutionContext) -> ConfinementRecord {
-        StripedLocks.withLock(for: self) {
-            let bits = AtomicWord.loadRelaxed(firstIn: self)
-            if bits != 0 { return Self.record(bits) }
-            let record = ConfinementRecord(fixedOwner: owner, state: .settled(owner.id), boundAt: .none)
-            AtomicWord.storeReleasing(UInt(bitPattern: Unmanaged.passRetained(record).toOpaque()), firstIn: self)
-            return record
-        }
-    }
-
-    private static func record(_ bits: UInt) -> ConfinementRecord {
-        // The slot holds +1 until `deinit`; this returns a new strong reference.
-        Unmanaged<ConfinementRecord>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!).takeUnretainedValue()
-    }
-
-    deinit {
-        let bits = AtomicWord.loadAcquiring(firstIn: self)
-        if bits != 0 { Unmanaged<ConfinementRecord>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!).release() }
-    }
-
-    /// Whether the slot holds its record yet (tests).
-    package var holdsRecord: Bool { AtomicWord.loadAcquiring(firstIn: self) != 0 }
 }

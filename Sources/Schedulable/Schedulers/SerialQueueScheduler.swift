@@ -44,7 +44,7 @@ public final class SerialQueueScheduler: SerialScheduler {
     private let inFlight = AtomicCell()
     /// The settled record this scheduler's fixed-owner objects share in a release build without the
     /// debug tier (see ``Confinement``); empty until the first one.
-    package let sharedFixedRecord = SharedFixedRecord()
+    package let sharedFixedRecord = OnceSlot()
 
     /// Creates a tree: a new serial queue with its own label and QoS.
     ///
