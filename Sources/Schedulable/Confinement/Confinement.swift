@@ -24,7 +24,8 @@
 /// owned by a library scheduler (``SerialQueueScheduler``, ``ThreadScheduler``, the main thread),
 /// allocates nothing: it refers to the one settled record that scheduler keeps for all of them, which
 /// never changes. Everything else has a record of its own, one allocation: transferable and detached
-/// confinements, fixed ones with options, created inside a test's scoped handler, owned by a custom
+/// confinements, fixed ones with options, created where a handler would be captured (inside a
+/// `withConfinementViolationHandler` scope, or in a test's work with `SchedulableTesting`), owned by a custom
 /// scheduler, or created off the owner where a construction window opens (the window is per object,
 /// and the always-on checks see it in release too) — and every confinement in a build with the debug
 /// tier, where construction windows, ownership history and options are exactly as for a transferable
