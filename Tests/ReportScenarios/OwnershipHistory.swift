@@ -9,7 +9,7 @@ final class UploadBatch: ConfinedObject, @unchecked Sendable {
     @Confined var photos: [String] = []
 
     init(owner: some SerialScheduler, file: StaticString = #fileID, line: UInt = #line) {
-        confinement = Confinement(owner: owner, file: file, line: line)
+        confinement = .transferable(owner: owner, file: file, line: line)
     }
 
     func add(_ photo: String) {
@@ -24,9 +24,9 @@ func ownershipHistory() {
     let batch = importer.sync { () -> UploadBatch in
         let batch = UploadBatch(owner: importer)
         batch.add("IMG_0001.jpg")
-        batch.confinement.handOff(to: uploads)
+        batch.handOff(to: uploads)
         return batch
     }
-    uploads.sync { batch.confinement.handOff(to: network) }
+    uploads.sync { batch.handOff(to: network) }
     uploads.sync { batch.add("IMG_0002.jpg") }      // the bad access: the batch belongs to the network queue now
 }

@@ -33,8 +33,8 @@ struct BindingTests {
         let recorder = ViolationRecorder()
         let first = SerialQueueScheduler(label: "test.handoff.first")
         let second = SerialQueueScheduler(label: "test.handoff.second")
-        let counter = settledCounter(owner: first, recorder: recorder)
-        first.sync { counter.confinement.handOff(to: second) }
+        let counter = settledCounter(owner: first, recorder: recorder, transferable: true)
+        first.sync { counter.handOff(to: second) }
         second.sync { counter.ping() }
         #expect(recorder.count == 0)
         first.sync { counter.ping() }
@@ -46,8 +46,8 @@ struct BindingTests {
         let recorder = ViolationRecorder()
         let first = SerialQueueScheduler(label: "test.detach.first")
         let second = SerialQueueScheduler(label: "test.detach.second")
-        let counter = settledCounter(owner: first, recorder: recorder)
-        first.sync { counter.confinement.detach() }
+        let counter = settledCounter(owner: first, recorder: recorder, transferable: true)
+        first.sync { counter.detach() }
         #expect(counter.confinement.owner == nil)
         second.sync { counter.ping() }
         first.sync { counter.ping() }
@@ -58,7 +58,7 @@ struct BindingTests {
         await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let first = SerialQueueScheduler(label: "exit.handoff.first")
             let second = SerialQueueScheduler(label: "exit.handoff.second")
-            let counter = Counter(owner: first)
+            let counter = Counter(transferableOwner: first)
             first.sync { _ = counter.isIsolated; counter.ping() }
             DispatchQueue(label: "exit.intruder").sync { counter.confinement.handOff(to: second) }
         }.map { result in

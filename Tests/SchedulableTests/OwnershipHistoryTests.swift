@@ -11,7 +11,7 @@ final class Tracked: ConfinedObject, @unchecked Sendable {
     @Confined(name: "value") var value = 0
 
     init(owner: some SerialScheduler, file: StaticString = #fileID, line: UInt = #line) {
-        confinement = Confinement(owner: owner, file: file, line: line)
+        confinement = .transferable(owner: owner, file: file, line: line)
     }
 
     private init(confinement: Confinement) {
@@ -101,11 +101,11 @@ struct OwnershipHistoryTests {
                 let createdAt = #line + 1
                 let counter = withConfinementViolationHandler(recorder) { Tracked(owner: x) }
                 let firstHandOff = #line + 1
-                counter.confinement.handOff(to: y)
+                counter.handOff(to: y)
                 return (counter, createdAt, firstHandOff, csched_os_thread_id())
             }
             let secondHandOff = #line + 1
-            y.sync { counter.confinement.handOff(to: z) }
+            y.sync { counter.handOff(to: z) }
             intruder.sync { counter.ping() }
             let violation = try #require(recorder.violations.last)
             #expect(violation.expectedOwner == "queue \"test.history.z\"")
@@ -137,7 +137,7 @@ struct OwnershipHistoryTests {
             for round in 0..<6 {
                 let (from, to) = round.isMultiple(of: 2) ? (x, y) : (y, x)
                 lines.append(#line + 1)
-                from.sync { counter.confinement.handOff(to: to) }
+                from.sync { counter.handOff(to: to) }
             }
             intruder.sync { counter.ping() }
             let history = try #require(recorder.violations.last?.history)
@@ -186,7 +186,7 @@ struct OwnershipHistoryTests {
         for _ in 0..<200 {
             let counter = settled(Tracked(owner: x), owner: x, recorder: recorder)
             let handOff = #line + 1
-            x.sync { counter.confinement.handOff(to: y) }
+            x.sync { counter.handOff(to: y) }
             intruder.sync { counter.ping() }
             let access = try #require(recorder.violations.last?.history?.lastLegitimateAccess)
             #expect(access.member == "handOff(to:)")
@@ -203,8 +203,8 @@ struct OwnershipHistoryTests {
         let y = SerialQueueScheduler(label: "evil\nlabel")
         let recorder = ViolationRecorder()
         let counter = settled(Tracked(owner: x), owner: x, recorder: recorder)
-        x.sync { counter.confinement.handOff(to: y) }
-        y.sync { counter.confinement.detach() }
+        x.sync { counter.handOff(to: y) }
+        y.sync { counter.detach() }
         y.sync { counter.ping() }
         DispatchQueue(label: "test.history.text.intruder").sync { counter.ping() }
         let violation = try #require(recorder.violations.last)
@@ -251,7 +251,7 @@ struct OwnershipHistoryTests {
             let x = SerialQueueScheduler(label: "exit.history.x")
             let y = SerialQueueScheduler(label: "exit.history.y")
             let counter = Tracked(owner: x)
-            x.sync { counter.confinement.handOff(to: y) }
+            x.sync { counter.handOff(to: y) }
             DispatchQueue(label: "exit.history.intruder").sync { counter.incrementAlways() }
         }.map { result in
             let stderr = standardErrorText(result)

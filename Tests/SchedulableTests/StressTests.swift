@@ -34,7 +34,7 @@ struct StressTests {
         let recorder = ViolationRecorder()
         let a = SerialQueueScheduler(label: "stress.handoff.a")
         let b = SerialQueueScheduler(label: "stress.handoff.b")
-        let counter = settledCounter(owner: a, recorder: recorder)
+        let counter = settledCounter(owner: a, recorder: recorder, transferable: true)
         let passes = ManagedCounter()
         let group = DispatchGroup()
         // Ping-pong ownership 500 times; between hand-offs the other side probes and must fail.
@@ -43,7 +43,7 @@ struct StressTests {
             current.schedule {
                 counter.increment()
                 other.sync { if counter.isIsolated { passes.add() } }   // other side while we hold it
-                counter.confinement.handOff(to: other)
+                counter.handOff(to: other)
                 step(remaining - 1, on: other, other: current)
             }
         }

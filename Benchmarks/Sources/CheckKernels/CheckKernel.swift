@@ -49,6 +49,10 @@ public enum CheckKernel: String, CaseIterable, Sendable {
     case createSchedulerBound = "create the same object with two SchedulerBound<Int>"
     case createSchedulableObject = "wrap a plain object in SchedulableObject"
     case createConfinedInTask = "create the protected object in a task on the cooperative pool"
+    // Made in its owner's work (services built on their own queue, view models on main): no window
+    // opens, so a release build without the debug tier refers to the owner's shared settled record.
+    case createConfinedOnOwner = "create the protected object in its owner's work"
+    case createTransferable = "create the object protected by Confinement.transferable (own record)"
 
     /// The name used for the benchmark: the case name, short and stable, because baselines and the
     /// committed threshold files (`Thresholds/CheckCost.<name>.p90.json`) are keyed by it.
@@ -92,6 +96,8 @@ public enum CheckKernel: String, CaseIterable, Sendable {
         case .createSchedulerBound: "createBoundObjects"
         case .createSchedulableObject: "createSchedulableObjects"
         case .createConfinedInTask: "createConfinedObjectsInTask"
+        case .createConfinedOnOwner: "createConfinedObjectsOnOwner"
+        case .createTransferable: "createTransferableObjects"
         }
     }
 }
@@ -130,7 +136,7 @@ public final class CheckFixture {
         bound = BoundModel(owner: owner)
         branch = owner.branch("benchmark.owner.branch")
         treeOwned = ProtectedModel(owner: owner)
-        handedOff = ProtectedModel(owner: owner)
+        handedOff = ProtectedModel(transferableOwner: owner)
         mainOwned = ProtectedModel(owner: MainThreadScheduler.shared)
         mainOwned.confinement.endConstruction()
         creator = SerialQueueScheduler(label: "benchmark.creator")
@@ -226,6 +232,10 @@ public final class CheckFixture {
             creator.sync { createSchedulableObjects(owner, iterations) }
         case .createConfinedInTask:
             await Task.detached { [owner] in createConfinedObjectsInTask(owner, iterations) }.value
+        case .createConfinedOnOwner:
+            owner.sync { createConfinedObjectsOnOwner(owner, iterations) }
+        case .createTransferable:
+            creator.sync { createTransferableObjects(owner, iterations) }
         }
     }
 }

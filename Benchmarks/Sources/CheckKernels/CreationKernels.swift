@@ -1,5 +1,5 @@
 import BenchmarkSink
-import Schedulable
+@_spi(Benchmarks) import Schedulable
 
 // Per-object cost: each kernel creates one object per iteration and stores it where the optimizer
 // must assume it escapes (so it is really allocated, never promoted to the stack), freeing the
@@ -29,6 +29,22 @@ public final class ConfinedPair: ConfinedObject {
     /// Binds the pair to `owner`.
     public init(owner: SerialQueueScheduler) {
         confinement = Confinement(owner: owner)
+    }
+}
+
+/// The same class for an object that changes hands: `Confinement.transferable`, always a record of
+/// its own.
+public final class TransferablePair: ConfinedObject {
+    /// The record.
+    public let confinement: Confinement
+    /// Checked while the debug tier is compiled in.
+    @Confined public var first = 1
+    /// Checked while the debug tier is compiled in.
+    @Confined public var second = 2
+
+    /// Binds the pair to `owner`, transferable.
+    public init(owner: SerialQueueScheduler) {
+        confinement = .transferable(owner: owner)
     }
 }
 
@@ -81,6 +97,25 @@ func createConfinedObjectsInTask(_ owner: SerialQueueScheduler, _ iterations: In
     sink.last = nil
 }
 
+/// The same loop again, under its own name: run in the owner's work, where no construction window opens.
+@inline(never)
+func createConfinedObjectsOnOwner(_ owner: SerialQueueScheduler, _ iterations: Int) {
+    let sink = ObjectSink.shared
+    for _ in 0..<iterations {
+        sink.last = ConfinedPair(owner: owner)
+    }
+    sink.last = nil
+}
+
+@inline(never)
+func createTransferableObjects(_ owner: SerialQueueScheduler, _ iterations: Int) {
+    let sink = ObjectSink.shared
+    for _ in 0..<iterations {
+        sink.last = TransferablePair(owner: owner)
+    }
+    sink.last = nil
+}
+
 @inline(never)
 func createBoundObjects(_ owner: SerialQueueScheduler, _ iterations: Int) {
     let sink = ObjectSink.shared
@@ -113,10 +148,20 @@ public func objectFootprints() -> [(kernel: CheckKernel, bytes: Int)] {
     let bound = BoundPair(owner: owner)
     let wrapped = SchedulableObject(PlainPair(), on: owner)
     withExtendedLifetime(wrapped) {}
+    // Built in the owner's work: a release build without the debug tier shares one record among them
+    // (counted 0 per object when two objects refer to the same one), else each has its own.
+    let (onOwner, onOwnerToo) = owner.sync { (ConfinedPair(owner: owner), ConfinedPair(owner: owner)) }
+    let sharesRecord = onOwner.confinement._recordObject === onOwnerToo.confinement._recordObject
+    let transferable = TransferablePair(owner: owner)
     return [
         (.createPlain, allocatedBytes(plain)),
-        (.createConfined, allocatedBytes(confined) + allocatedBytes(confined.confinement)),
-        (.createConfinedInTask, allocatedBytes(confined) + allocatedBytes(confined.confinement)),
+        (.createConfined, allocatedBytes(confined) + allocatedBytes(confined.confinement._recordObject)),
+        (.createConfinedInTask, allocatedBytes(confined) + allocatedBytes(confined.confinement._recordObject)),
+        (
+            .createConfinedOnOwner,
+            allocatedBytes(onOwner) + (sharesRecord ? 0 : allocatedBytes(onOwner.confinement._recordObject))
+        ),
+        (.createTransferable, allocatedBytes(transferable) + allocatedBytes(transferable.confinement._recordObject)),
         (.createSchedulerBound, allocatedBytes(bound)),
         // The wrapper plus the object it holds (a PlainPair, sized like the one above).
         (.createSchedulableObject, allocatedBytes(wrapped) + allocatedBytes(plain)),

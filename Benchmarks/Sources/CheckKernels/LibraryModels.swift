@@ -26,6 +26,11 @@ public final class ProtectedModel: ConfinedObject {
     public init(owner: MainThreadScheduler) {
         confinement = Confinement(owner: owner)
     }
+
+    /// Binds the model to `owner`, transferable: it may be handed off or detached.
+    public init(transferableOwner owner: SerialQueueScheduler) {
+        confinement = .transferable(owner: owner)
+    }
 }
 
 /// The always-on box, stored in a class so reading it has the same shape as the other kernels.

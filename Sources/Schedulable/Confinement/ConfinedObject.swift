@@ -80,3 +80,37 @@ extension ConfinedObject {
         return try body(self)
     }
 }
+
+extension ConfinedObject {
+    /// Transfers this object to `newOwner`: its confinement must be transferable
+    /// (``Confinement/transferable(owner:file:line:)`` or ``Confinement/detached(file:line:)``).
+    ///
+    /// Call it from the current owner (or, for a detached object, from anywhere); a hand-off from
+    /// elsewhere is itself a race and is reported at the precondition tier. On an object whose
+    /// confinement has a fixed owner (``Confinement/init(owner:file:line:)``, ``Confinement/init(file:line:)``)
+    /// it is reported (``ConfinementViolation/Kind/fixedOwnerChanged``, precondition tier, naming this
+    /// object and the call site) and the owner stays.
+    ///
+    /// - Parameters:
+    ///   - newOwner: The scheduler that owns the object from now on.
+    ///   - file: The new bind site.
+    ///   - line: The new bind site.
+    @inlinable
+    public func handOff(to newOwner: some SerialScheduler, file: StaticString = #fileID, line: UInt = #line) {
+        confinement._record.handOff(to: newOwner.executionContext, object: self, file: file, line: line)
+    }
+
+    /// Returns this object to the detached state: the next checked use binds it again. Its confinement
+    /// must be transferable, as for ``handOff(to:file:line:)``.
+    ///
+    /// Call it from the current owner. On a fixed-owner object it is reported
+    /// (``ConfinementViolation/Kind/fixedOwnerChanged``) and the owner stays.
+    ///
+    /// - Parameters:
+    ///   - file: The call site, for reports.
+    ///   - line: The call site, for reports.
+    @inlinable
+    public func detach(file: StaticString = #fileID, line: UInt = #line) {
+        confinement._record.detach(object: self, file: file, line: line)
+    }
+}

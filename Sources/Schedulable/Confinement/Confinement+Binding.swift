@@ -1,6 +1,6 @@
 /// The record's transitions: every change of its binding happens under its stripe and publishes the new
 /// state word. Which transition an access makes is the verdict's to say (`Checking/Checking.swift`).
-extension Confinement {
+extension ConfinementRecord {
     /// Runs `body` under the record's stripe. Every transition of the state machine happens here, and
     /// publishes its new word with ``publish(_:)``; nothing in `body` may take another stripe.
     func withBinding<Result>(_ body: () -> Result) -> Result {
@@ -16,27 +16,28 @@ extension Confinement {
         if let epoch = previous.taskWindowEpoch, previous != state { TaskConstructionWindows.recordLeft(epoch) }
     }
 
-    /// Transfers the object to `newOwner`.
-    ///
-    /// Call it from the current owner (or, for a detached object, from anywhere); a hand-off from elsewhere
-    /// is itself a race and is reported at the precondition tier.
+    /// Transfers the object to `newOwner` (see ``Confinement/handOff(to:file:line:)``).
     ///
     /// - Parameters:
-    ///   - newOwner: The scheduler that owns the object from now on.
+    ///   - newOwner: The new owner's context.
+    ///   - object: The object, when the call came through it (named by a report).
     ///   - file: The new bind site.
     ///   - line: The new bind site.
-    public func handOff(to newOwner: some SerialScheduler, file: StaticString = #fileID, line: UInt = #line) {
-        rebind(to: newOwner.executionContext, member: "handOff(to:)", file: file, line: line)
+    @usableFromInline
+    package func handOff(to newOwner: ExecutionContext, object: AnyObject?, file: StaticString, line: UInt) {
+        if isFixed { return reportFixedOwnerChanged("handOff(to:)", newOwner: newOwner, object: object, file: file, line: line) }
+        rebind(to: newOwner, member: "handOff(to:)", file: file, line: line)
     }
 
-    /// Returns the object to the detached state: the next checked use binds it again.
-    ///
-    /// Call it from the current owner.
+    /// Returns the object to the detached state (see ``Confinement/detach(file:line:)``).
     ///
     /// - Parameters:
+    ///   - object: The object, when the call came through it (named by a report).
     ///   - file: The call site, for reports.
     ///   - line: The call site, for reports.
-    public func detach(file: StaticString = #fileID, line: UInt = #line) {
+    @usableFromInline
+    package func detach(object: AnyObject?, file: StaticString, line: UInt) {
+        if isFixed { return reportFixedOwnerChanged("detach()", newOwner: nil, object: object, file: file, line: line) }
         rebind(to: nil, member: "detach()", file: file, line: line)
     }
 
@@ -46,7 +47,7 @@ extension Confinement {
     /// The window also ends by itself when the owner first uses the object, or when the building thread
     /// hands any work to a library scheduler (from then on the object can be in use elsewhere). Call
     /// this where an object is published some other way — stored where another thread can reach it.
-    public func endConstruction() {
+    package func endConstruction() {
         withBinding {
             if let owner = _owner, state.constructionEpoch != nil {
                 publish(.bound(to: owner, needsResolution: needsResolution))
@@ -93,9 +94,14 @@ extension Confinement {
     }
 
     /// Hands the record to `newOwner` (or detaches it) when the verdict allows it here: from the owner,
-    /// or from anywhere while detached; from elsewhere it is reported at the precondition tier.
+    /// or from anywhere while detached; from elsewhere it is reported at the precondition tier. (A record
+    /// created for a fixed owner never gets here: `handOff` and `detach` report it first, in every build —
+    /// the flag, not whether the record is shared, decides, so debug and release agree.)
     private func rebind(to newOwner: ExecutionContext?, member: StaticString, file: StaticString, line: UInt) {
         let reference = ConfinedMemberReference.method(member, callSite: CompactCodeLocation(file: file, line: line))
+        // `object: nil`: the verdict's deinit rule is for uses; a transfer is judged the same whether it
+        // came through the object or the confinement (and its wrong-context report names the bind site,
+        // as it always did: capturing the object cost the legitimate hand-off a few instructions).
         let verdict = Checking.verdict(
             .transfer, member: reference, newOwner: newOwner, object: nil, record: self, here: CurrentHere()
         ) {
@@ -103,5 +109,19 @@ extension Confinement {
             pendingReport(for: refusal, object: nil, member: member, tier: .precondition, typeName: nil)
         }
         if case .report(let delivery) = verdict { delivery.deliver() }
+    }
+
+    /// Reports a hand-off or detach of a fixed-owner record (out of line: reporting path only). The
+    /// binding is left as it is; the precondition tier then stops the process.
+    @inline(never)
+    private func reportFixedOwnerChanged(
+        _ member: StaticString, newOwner: ExecutionContext?, object: AnyObject?, file: StaticString, line: UInt
+    ) {
+        let (owner, boundAt) = withBinding { (_owner, _boundAt) }
+        let violation = ConfinementViolation.fixedOwnerChanged(
+            member: .method(member, callSite: CompactCodeLocation(file: file, line: line)), object: object,
+            owner: owner, boundAt: boundAt.locationIfAny, newOwner: newOwner
+        )
+        ConfinementReporting.report(violation, objectHandler: capturedHandler)
     }
 }

@@ -1,6 +1,6 @@
 /// The fast path of a record's checks: one relaxed atomic load of the owner's id, then the one compare
 /// (``_CurrentToken/isCurrent(_:)``). Everything else runs only when they differ.
-extension Confinement {
+extension ConfinementRecord {
     /// Whether the thread's token equals the settled owner's id: the whole fast path.
     ///
     /// Never a false "yes": while the binding is unsettled ``_fastOwnerID`` holds a sentinel that no

@@ -7,7 +7,7 @@
 /// use, bindings, hand-offs) and only into an existing history: the fast path stays three
 /// instructions, and the legitimate slow path of a settled record stays lock-free and allocation-free.
 /// In release builds without the debug tier these functions are empty.
-extension Confinement {
+extension ConfinementRecord {
     /// Records an ownership event, before the binding changes (call under the stripe).
     @inline(__always)
     func recordOwnershipEvent(_ kind: OwnershipEventKind, newOwner: ExecutionContext?, at site: CompactCodeLocation) {

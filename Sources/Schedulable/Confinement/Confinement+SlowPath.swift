@@ -4,7 +4,7 @@
 ///
 /// A settled record is judged without any lock and without allocating; strings are built only for a
 /// report.
-extension Confinement {
+extension ConfinementRecord {
     /// The slow path of a method guard or a box accessor (see ``_checkMethod(_:_:_:_:tier:)``): builds
     /// the member reference here, out of line, so the inlined fast path stays three instructions.
     @usableFromInline

@@ -1,6 +1,6 @@
 /// A record as the verdict reads and changes it (``VerdictRecord``): its state word without a lock, its
 /// binding under the stripe, and the transitions the rules make there.
-extension Confinement: VerdictRecord {
+extension ConfinementRecord: VerdictRecord {
     package var word: RecordWord {
         if let id = state.settledID { return .settled(id) }
         return .unsettled
@@ -10,7 +10,7 @@ extension Confinement: VerdictRecord {
     @inline(never)
     package func isStored(in object: AnyObject) -> Bool {
         guard let confined = object as? any ConfinedObject else { return true }
-        return confined.confinement === self
+        return confined.confinement._record === self
     }
 
     /// Closes the construction window of a record `object` does not store, so the access is judged

@@ -1,7 +1,5 @@
-import CSchedulableContext
-
-/// The ownership record of one protected object: its owner (or "detached"), its options, and where it was
-/// bound.
+/// The ownership of one protected object: its owner (or "detached"), its options, and where it was
+/// bound — one reference to a record that the checks read.
 ///
 /// A ``ConfinedObject`` type stores one in `confinement`.
 ///
@@ -12,9 +10,31 @@ import CSchedulableContext
 /// }
 /// ```
 ///
+/// ## Fixed or transferable
+/// Most objects are built for one owner and die with it. ``init(owner:file:line:)`` and
+/// ``init(file:line:)`` (and their `options:` forms) declare that: the owner is *fixed*, and
+/// ``handOff(to:file:line:)`` or ``detach(file:line:)`` on such an object is a violation
+/// (``ConfinementViolation/Kind/fixedOwnerChanged``, always on), never a silent no-op. An object that
+/// changes hands says so when it is created: ``transferable(owner:file:line:)``, or
+/// ``detached(file:line:)`` for one that is bound by its first use.
+///
+/// What it costs: a `Confinement` is one stored reference (8 bytes). In a release build without the
+/// debug tier (no `ReleaseChecks` trait), a fixed-owner confinement with default options, created on
+/// its owner (or where no construction window opens, such as raw dispatch work outside a task) and
+/// owned by a library scheduler (``SerialQueueScheduler``, ``ThreadScheduler``, the main thread),
+/// allocates nothing: it refers to the one settled record that scheduler keeps for all of them, which
+/// never changes. Everything else has a record of its own, one allocation: transferable and detached
+/// confinements, fixed ones with options, created where a handler would be captured (inside a
+/// `withConfinementViolationHandler` scope, or in a test's work with `SchedulableTesting`), owned by a custom
+/// scheduler, or created off the owner where a construction window opens (the window is per object,
+/// and the always-on checks see it in release too) — and every confinement in a build with the debug
+/// tier, where construction windows, ownership history and options are exactly as for a transferable
+/// one. Checks, reports (except the bind site, which a shared record does not keep) and the hop API
+/// behave the same either way.
+///
 /// ## Construct here, use there
 /// An object is often built on one thread for an owner elsewhere. The thread that created the
-/// record may use the object freely while it builds it (its initializer sets properties and calls
+/// confinement may use the object freely while it builds it (its initializer sets properties and calls
 /// methods without reports), until — whichever comes first — that thread hands work to a library
 /// scheduler, the owner first uses the object, or ``endConstruction()`` is called. From then on only
 /// the owner passes, whatever the timing. The window belongs to the work that created the object: a
@@ -24,49 +44,44 @@ import CSchedulableContext
 /// runtime says the object is deallocating, and then nothing else can hold a reference to it.
 ///
 /// ## Binding
-/// - ``init(file:line:)``: bound now, to the main thread (the default owner, as in POSSchedulableObject).
-/// - ``init(owner:file:line:)``: bound now, to `owner`; the bind site is recorded for reports.
-/// - ``detached(file:line:)``: bound on the first checked use, to the context that use runs in.
-/// - ``handOff(to:file:line:)`` and ``detach(file:line:)``: explicit transfers, made from the owner.
-public final class Confinement {
-    /// The record's state word (see ``ConfinementState``): the owner's context id once settled, which is
-    /// all the fast path reads (see ``_passesFastPath``). It must stay the first stored property:
-    /// ``AtomicWord`` finds it there.
+/// - ``init(file:line:)``: bound now, to the main thread (the default owner, as in POSSchedulableObject); fixed.
+/// - ``init(owner:file:line:)``: bound now, to `owner`; fixed.
+/// - ``transferable(owner:file:line:)``: bound now, to `owner`; may be handed off or detached.
+/// - ``detached(file:line:)``: bound on the first checked use, to the context that use runs in; transferable.
+/// - ``ConfinedObject/handOff(to:file:line:)`` and ``ConfinedObject/detach(file:line:)``: explicit
+///   transfers of a transferable object, made from its owner.
+public struct Confinement: Sendable {
+    /// The record the checks read: the object's own, or its owner's shared settled record (see above).
+    /// The only stored property, so a confinement is one reference wide.
     @usableFromInline
-    var _fastOwnerID: AtomicWord
+    let _record: ConfinementRecord
 
-    // Guarded by the record's stripe (`StripedLocks`): written only when the binding changes.
-    var _owner: ExecutionContext?
-    /// Where the record was bound to its owner; while it is detached, where it was created (so that
-    /// its first binding can keep that site in the history).
-    var _boundAt: CompactCodeLocation
-    /// What only some records need (options, a test's handler), so a default record stays at 56 bytes.
-    let extras: ConfinementExtras?
+    /// A confinement referring to `record`.
+    @inlinable
+    init(_record record: ConfinementRecord) {
+        self._record = record
+    }
 
-    #if SCHEDULABLE_CHECKS
-    // Debug tier only (see `Confinement+History.swift`): 16 bytes, which move the record from a
-    // 64-byte to an 80-byte allocator chunk; release builds carry neither.
-    /// The thread that created the record: one word, no string, no system call.
-    let _createdOn: ThreadStamp
-    /// The record's ownership history, allocated by its first ownership event; guarded by the stripe.
-    var _history: OwnershipLog? = nil  // a default, not an assignment in init: that would release the old nil
-    #endif
-
-    /// Binds the object to `owner` now.
+    /// Binds the object to `owner` for its whole life (a fixed owner).
+    ///
+    /// In a release build without the debug tier, made on the owner with default options, this
+    /// allocates nothing (see "Fixed or transferable" above). Use ``transferable(owner:file:line:)``
+    /// for an object that will be handed off or detached.
     ///
     /// - Parameters:
     ///   - owner: The scheduler the object belongs to.
     ///   - file: The bind site, for reports.
     ///   - line: The bind site, for reports.
     @inlinable
-    public convenience init(owner: some SerialScheduler, file: StaticString = #fileID, line: UInt = #line) {
+    public init(owner: some SerialScheduler, file: StaticString = #fileID, line: UInt = #line) {
         self.init(
-            owner: owner.executionContext, boundAt: CompactCodeLocation(file: file, line: line),
-            allowsConstructionWindow: true
+            _record: .fixed(
+                owner: owner.executionContext, scheduler: owner, boundAt: CompactCodeLocation(file: file, line: line)
+            )
         )
     }
 
-    /// Binds the object to the main thread now: the short form of
+    /// Binds the object to the main thread for its whole life: the short form of
     /// `Confinement(owner: MainThreadScheduler.shared)`, for the most common owner (a view model, a
     /// controller), as POSSchedulableObject's plain `init` scheduled its object on the main thread.
     ///
@@ -77,196 +92,275 @@ public final class Confinement {
     /// }
     /// ```
     ///
-    /// It is the same record as with the explicit owner — the same checks, the same construction window,
-    /// reports that name "main thread" as the expected owner.
+    /// It is the same confinement as with the explicit owner — the same checks, the same construction
+    /// window, reports that name "main thread" as the expected owner.
     ///
     /// - Parameters:
     ///   - file: The bind site, for reports.
     ///   - line: The bind site, for reports.
     @inlinable
-    public convenience init(file: StaticString = #fileID, line: UInt = #line) {
-        self.init(owner: .main, boundAt: CompactCodeLocation(file: file, line: line), allowsConstructionWindow: true)
+    public init(file: StaticString = #fileID, line: UInt = #line) {
+        self.init(
+            _record: .fixedOnMain(boundAt: CompactCodeLocation(file: file, line: line))
+        )
     }
 
-    /// Binds the object to the main thread now (see ``init(file:line:)``), checking only the members
-    /// `options` selects.
+    /// Binds the object to the main thread for its whole life (see ``init(file:line:)``), checking only
+    /// the members `options` selects. A record of its own unless `options` is ``ConfinementOptions/default``.
     ///
     /// - Parameters:
     ///   - options: Which guarded members are checked.
     ///   - file: The bind site, for reports.
     ///   - line: The bind site, for reports.
-    public convenience init<Object>(
-        options: ConfinementOptions<Object>, file: StaticString = #fileID, line: UInt = #line
-    ) {
+    public init<Object>(options: ConfinementOptions<Object>, file: StaticString = #fileID, line: UInt = #line) {
+        if options.erased.isDefault {
+            self.init(file: file, line: line)
+            return
+        }
         self.init(
-            owner: .main, options: options.erased, boundAt: CompactCodeLocation(file: file, line: line),
-            allowsConstructionWindow: true
+            _record: ConfinementRecord(
+                owner: .main, options: options.erased, boundAt: CompactCodeLocation(file: file, line: line),
+                allowsConstructionWindow: true, isFixed: true
+            )
         )
     }
 
-    /// Binds the object to `owner` now, checking only the members `options` selects.
+    /// Binds the object to `owner` for its whole life, checking only the members `options` selects. A
+    /// record of its own unless `options` is ``ConfinementOptions/default``.
     ///
     /// - Parameters:
     ///   - owner: The scheduler the object belongs to.
     ///   - options: Which guarded members are checked.
     ///   - file: The bind site, for reports.
     ///   - line: The bind site, for reports.
-    public convenience init<Object>(
+    public init<Object>(
         owner: some SerialScheduler, options: ConfinementOptions<Object>,
         file: StaticString = #fileID, line: UInt = #line
     ) {
+        if options.erased.isDefault {
+            self.init(owner: owner, file: file, line: line)
+            return
+        }
         self.init(
-            owner: owner.executionContext, options: options.erased,
-            boundAt: CompactCodeLocation(file: file, line: line), allowsConstructionWindow: true
+            _record: ConfinementRecord(
+                owner: owner.executionContext, options: options.erased,
+                boundAt: CompactCodeLocation(file: file, line: line), allowsConstructionWindow: true, isFixed: true
+            )
         )
     }
 
-    /// A protection with no owner yet: the first checked use binds it to the context that use runs
-    /// in (the library scheduler running the code, else the main thread, else the current thread).
+    /// Binds the object to `owner` now, for an object that changes hands: it may later be handed off
+    /// (``ConfinedObject/handOff(to:file:line:)``) or detached. Always a record of its own (one
+    /// allocation), which keeps the object's owner and, with the debug tier, its ownership history.
     ///
     /// - Parameters:
-    ///   - file: Where the protection was created (the bind site is the first use).
-    ///   - line: Where the protection was created.
-    /// - Returns: The protection.
+    ///   - owner: The scheduler the object belongs to first.
+    ///   - file: The bind site, for reports.
+    ///   - line: The bind site, for reports.
+    /// - Returns: The confinement.
+    @inlinable
+    public static func transferable(
+        owner: some SerialScheduler, file: StaticString = #fileID, line: UInt = #line
+    ) -> Confinement {
+        Confinement(
+            _record: ConfinementRecord(
+                owner: owner.executionContext, boundAt: CompactCodeLocation(file: file, line: line),
+                allowsConstructionWindow: true, isFixed: false
+            )
+        )
+    }
+
+    /// A transferable confinement (see ``transferable(owner:file:line:)``) that checks only the members
+    /// `options` selects.
+    ///
+    /// - Parameters:
+    ///   - owner: The scheduler the object belongs to first.
+    ///   - options: Which guarded members are checked.
+    ///   - file: The bind site, for reports.
+    ///   - line: The bind site, for reports.
+    /// - Returns: The confinement.
+    public static func transferable<Object>(
+        owner: some SerialScheduler, options: ConfinementOptions<Object>,
+        file: StaticString = #fileID, line: UInt = #line
+    ) -> Confinement {
+        Confinement(
+            _record: ConfinementRecord(
+                owner: owner.executionContext, options: options.erased,
+                boundAt: CompactCodeLocation(file: file, line: line), allowsConstructionWindow: true, isFixed: false
+            )
+        )
+    }
+
+    /// A confinement with no owner yet: the first checked use binds it to the context that use runs
+    /// in (the library scheduler running the code, else the main thread, else the current thread).
+    /// Transferable, like ``transferable(owner:file:line:)``.
+    ///
+    /// - Parameters:
+    ///   - file: Where the confinement was created (the bind site is the first use).
+    ///   - line: Where the confinement was created.
+    /// - Returns: The confinement.
     public static func detached(file: StaticString = #fileID, line: UInt = #line) -> Confinement {
         // A detached record keeps its creation site where the bind site goes (``boundAt`` says `nil`
         // until it is bound), so the history can name it.
-        Confinement(owner: nil, boundAt: CompactCodeLocation(file: file, line: line), allowsConstructionWindow: false)
+        Confinement(
+            _record: ConfinementRecord(
+                owner: nil, boundAt: CompactCodeLocation(file: file, line: line), allowsConstructionWindow: false,
+                isFixed: false
+            )
+        )
     }
 
-    /// A detached protection (see ``detached(file:line:)``) that checks only the members `options` selects.
+    /// A detached confinement (see ``detached(file:line:)``) that checks only the members `options` selects.
     ///
     /// - Parameters:
     ///   - options: Which guarded members are checked.
-    ///   - file: Where the protection was created.
-    ///   - line: Where the protection was created.
-    /// - Returns: The protection.
+    ///   - file: Where the confinement was created.
+    ///   - line: Where the confinement was created.
+    /// - Returns: The confinement.
     public static func detached<Object>(
         options: ConfinementOptions<Object>, file: StaticString = #fileID, line: UInt = #line
     ) -> Confinement {
         Confinement(
-            owner: nil, options: options.erased, boundAt: CompactCodeLocation(file: file, line: line),
-            allowsConstructionWindow: false
+            _record: ConfinementRecord(
+                owner: nil, options: options.erased, boundAt: CompactCodeLocation(file: file, line: line),
+                allowsConstructionWindow: false, isFixed: false
+            )
         )
     }
-
-    /// The initializer of a record with default options. Cheap on purpose — no lock, no string, no
-    /// "where am I" beyond one TLS load: records are made once per protected object.
-    @usableFromInline
-    package init(owner: ExecutionContext?, boundAt: CompactCodeLocation, allowsConstructionWindow: Bool) {
-        #if SCHEDULABLE_CHECKS
-        // First, while nothing is live: read later, the call made the optimizer retain and release
-        // the owner around it (about 70 instructions per record, measured with callgrind).
-        let createdOn = ThreadStamp.current
-        #endif
-        let extras = ConfinementSystem.mayHaveScopedHandler
-            ? ConfinementExtras(options: nil, handler: ConfinementSystem.scopedHandlerIfAny) : nil
-        let state = Self.initialState(owner: owner, extras: extras, allowsConstructionWindow: allowsConstructionWindow)
-        self._fastOwnerID = AtomicWord(state.word)
-        self._owner = owner
-        self._boundAt = boundAt
-        self.extras = extras
-        #if SCHEDULABLE_CHECKS
-        self._createdOn = createdOn
-        #endif
-        assert(
-            AtomicWord.loadRelaxed(firstIn: self) == state.word,
-            "Confinement._fastOwnerID must be the class's first stored property (see AtomicWord)"
-        )
-    }
-
-    /// The initializer of a record with options.
-    package init(
-        owner: ExecutionContext?, options: ErasedConfinementOptions, boundAt: CompactCodeLocation,
-        allowsConstructionWindow: Bool
-    ) {
-        #if SCHEDULABLE_CHECKS
-        let createdOn = ThreadStamp.current
-        #endif
-        let extras = ConfinementExtras(options: options, handler: ConfinementSystem.scopedHandlerIfAny)
-        let state = Self.initialState(owner: owner, extras: extras, allowsConstructionWindow: allowsConstructionWindow)
-        self._fastOwnerID = AtomicWord(state.word)
-        self._owner = owner
-        self._boundAt = boundAt
-        self.extras = extras
-        #if SCHEDULABLE_CHECKS
-        self._createdOn = createdOn
-        #endif
-    }
-
-    /// A new record's state: detached, bound, or — off the owner, where allowed — in the creating
-    /// thread's construction window. (On the owner the first use would end the window at once.)
-    private static func initialState(
-        owner: ExecutionContext?, extras: ConfinementExtras?, allowsConstructionWindow: Bool
-    ) -> ConfinementState {
-        guard let owner else { return .detached }
-        if allowsConstructionWindow && !_CurrentToken.isCurrent(owner.id), let window = ConfinementState.openWindowHere() {
-            return window
-        }
-        return .bound(to: owner, needsResolution: extras?.needsResolution ?? false)
-    }
-
-    /// The options, if the record has any besides the default.
-    package var options: ErasedConfinementOptions? { extras?.options }
-
-    /// The handler that was in scope when the object was created (test helpers route through it).
-    package var capturedHandler: (any ConfinementViolationHandler)? { extras?.capturedHandler }
-
-    /// The state word as the fast path sees it.
-    var state: ConfinementState {
-        ConfinementState(loadedWord: AtomicWord.loadAcquiring(firstIn: self))
-    }
-
-    deinit {
-        // A record freed inside a task's construction window leaves it (one load and a test otherwise).
-        if let epoch = ConfinementState(loadedWord: AtomicWord.loadRelaxed(firstIn: self)).taskWindowEpoch {
-            TaskConstructionWindows.recordLeft(epoch)
-        }
-    }
-
-    /// Whether property options still have to be matched to wrappers (read under the stripe).
-    package var needsResolution: Bool { extras?.resolvedProperties == nil && extras?.needsResolution == true }
 
     /// The owner's context, or `nil` while detached.
-    public var owner: ExecutionContext? {
-        withBinding { _owner }
-    }
+    public var owner: ExecutionContext? { _record.owner }
 
     /// The scheduler the object belongs to, or `nil` while detached, when bound by first use to a context
     /// no library scheduler runs (such as a plain thread), or when that scheduler no longer exists.
     ///
-    /// The record does not keep its owner's scheduler alive (an object that its own queue retains would
-    /// otherwise never be freed); it finds the scheduler through the weak registry of library schedulers.
-    public var ownerScheduler: (any SerialScheduler)? {
-        owner.flatMap(SchedulerRegistry.scheduler(for:))
-    }
+    /// The confinement does not keep its owner's scheduler alive (an object that its own queue retains
+    /// would otherwise never be freed); it finds the scheduler through the weak registry of library
+    /// schedulers.
+    public var ownerScheduler: (any SerialScheduler)? { _record.ownerScheduler }
 
-    /// Where the object was bound to its current owner, if it is bound.
-    public var boundAt: CodeLocation? {
-        withBinding { _owner == nil ? nil : _boundAt.locationIfAny }
-    }
+    /// Where the object was bound to its current owner, if it is bound and the site is kept: `nil` for
+    /// a fixed-owner confinement that shares its owner's record (release builds without the debug tier;
+    /// see "Fixed or transferable" above).
+    public var boundAt: CodeLocation? { _record.boundAt }
+
+    /// Whether the owner is fixed for the object's life (``init(owner:file:line:)``, ``init(file:line:)``
+    /// and their `options:` forms): `false` for ``transferable(owner:file:line:)`` and
+    /// ``detached(file:line:)``.
+    public var isFixed: Bool { _record.isFixed }
 
     /// Whether a checked access made here and now would pass (detached objects: yes, it would bind them
     /// here — except on a concurrent pool thread, where nothing serial could own them).
     ///
     /// Never a false "yes".
     @inlinable
-    public var isIsolated: Bool {
-        if _passesFastPath { return true }
-        return _isIsolatedSlow()
+    public var isIsolated: Bool { _record.isIsolated }
+
+    /// Ends the construction window now: from here on only the owner passes a check, the thread that
+    /// built the object included.
+    ///
+    /// The window also ends by itself when the owner first uses the object, or when the building thread
+    /// hands any work to a library scheduler (from then on the object can be in use elsewhere). Call
+    /// this where an object is published some other way — stored where another thread can reach it.
+    public func endConstruction() { _record.endConstruction() }
+
+    /// Transfers the object to `newOwner`; prefer ``ConfinedObject/handOff(to:file:line:)``, whose
+    /// report names the object.
+    ///
+    /// Call it from the current owner (or, for a detached object, from anywhere); a hand-off from elsewhere
+    /// is itself a race and is reported at the precondition tier. On a fixed-owner confinement it is
+    /// reported (``ConfinementViolation/Kind/fixedOwnerChanged``, precondition tier) and the owner stays.
+    ///
+    /// - Parameters:
+    ///   - newOwner: The scheduler that owns the object from now on.
+    ///   - file: The new bind site.
+    ///   - line: The new bind site.
+    @inlinable  // the caller calls the record itself: no struct-to-class hop in between
+    public func handOff(to newOwner: some SerialScheduler, file: StaticString = #fileID, line: UInt = #line) {
+        _record.handOff(to: newOwner.executionContext, object: nil, file: file, line: line)
     }
 
-    /// The verdict on a question (`Checking.verdict`): binds nothing,
-    /// reports nothing.
-    @usableFromInline
-    func _isIsolatedSlow() -> Bool {
-        if case .no = Checking.verdict(.question, member: nil, object: nil, record: self, here: CurrentHere(), report: Checking.noReport) {
-            return false
-        }
-        return true
+    /// Returns the object to the detached state: the next checked use binds it again; prefer
+    /// ``ConfinedObject/detach(file:line:)``, whose report names the object.
+    ///
+    /// Call it from the current owner. On a fixed-owner confinement it is reported
+    /// (``ConfinementViolation/Kind/fixedOwnerChanged``, precondition tier) and the owner stays.
+    ///
+    /// - Parameters:
+    ///   - file: The call site, for reports.
+    ///   - line: The call site, for reports.
+    @inlinable  // the caller calls the record itself: no struct-to-class hop in between
+    public func detach(file: StaticString = #fileID, line: UInt = #line) {
+        _record.detach(object: nil, file: file, line: line)
     }
 }
 
-// `_fastOwnerID` is only read and written through AtomicWord's atomic functions; the other mutable
-// fields only under the record's stripe.
-extension Confinement: @unchecked Sendable {}
+// The checks, forwarded to the record: the fast path stays the one relaxed load of the record's first
+// word and the one compare, through the struct's one reference (Benchmarks/scripts/check-instructions.sh).
+extension Confinement {
+    /// Whether the thread's token equals the settled owner's id: the whole fast path (see
+    /// ``ConfinementRecord/_passesFastPath``).
+    @usableFromInline
+    @_transparent  // inlined even at -Onone, where checks run by default
+    var _passesFastPath: Bool {
+        // The load itself, not the record's `_passesFastPath`: at -Onone a method called on the
+        // projected field copied (retained and released) the record on every access.
+        _CurrentToken.isCurrent(AtomicWord.loadRelaxed(firstIn: _record))
+    }
+
+    /// Checks a box's accessor at the always-on tier (see ``ConfinementRecord/_checkAccessor(_:)``).
+    @usableFromInline
+    @_transparent  // inlined even at -Onone, where checks run by default
+    func _checkAccessor(_ member: StaticString) { _record._checkAccessor(member) }
+
+    /// Checks a method guard (see ``ConfinementRecord/_checkMethod(_:_:_:_:tier:)``).
+    @usableFromInline
+    @_transparent  // inlined even at -Onone, where checks run by default
+    func _checkMethod(
+        _ object: AnyObject?, _ member: StaticString, _ file: StaticString, _ line: UInt, tier: ConfinementViolation.Tier
+    ) {
+        _record._checkMethod(object, member, file, line, tier: tier)
+    }
+
+    /// The slow path of every check (see ``ConfinementRecord/_checkFailedFastPath(object:member:tier:typeName:)``).
+    @usableFromInline
+    @_transparent  // inlined even at -Onone: a forwarder only
+    func _checkFailedFastPath(
+        object: AnyObject?, member: ConfinedMemberReference, tier: ConfinementViolation.Tier, typeName: String? = nil
+    ) {
+        // Unretained: the caller's object (or box) keeps this confinement, and so its record, alive for
+        // the call. Called on the projected field, `-O` retained and released the record around every
+        // legitimate slow path (about 45 instructions), which it did not for the class reference.
+        Unmanaged.passUnretained(_record)._withUnsafeGuaranteedRef {
+            $0._checkFailedFastPath(object: object, member: member, tier: tier, typeName: typeName)
+        }
+    }
+
+    /// The slow path of a box's accessor (see ``ConfinementRecord/_accessorCheckFailedFastPath(_:typeName:)``).
+    @usableFromInline
+    @_transparent  // inlined even at -Onone: a forwarder only
+    func _accessorCheckFailedFastPath(_ member: StaticString, typeName: String? = nil) {
+        // Unretained, as in `_checkFailedFastPath`.
+        Unmanaged.passUnretained(_record)._withUnsafeGuaranteedRef {
+            $0._accessorCheckFailedFastPath(member, typeName: typeName)
+        }
+    }
+
+    /// Binds a sent object for good (see ``ConfinementRecord/bindSentObject(to:at:)``).
+    package func bindSentObject(to scheduler: some SerialScheduler, at site: CompactCodeLocation) {
+        _record.bindSentObject(to: scheduler, at: site)
+    }
+
+    /// The options, if the record has any besides the default.
+    package var options: ErasedConfinementOptions? { _record.options }
+
+    /// The handler that was in scope when the object was created.
+    package var capturedHandler: (any ConfinementViolationHandler)? { _record.capturedHandler }
+
+    /// The record object, for measuring what a confinement costs (Benchmarks: heap bytes per object).
+    @_spi(Benchmarks)
+    public var _recordObject: AnyObject { _record }
+
+    /// Whether two confinements refer to the same record (a shared record is the same for all its objects).
+    package func refersToSameRecord(as other: Confinement) -> Bool { _record === other._record }
+}

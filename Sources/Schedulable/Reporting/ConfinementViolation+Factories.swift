@@ -177,4 +177,38 @@ extension ConfinementViolation {
         violation.captureAccessSite()
         return violation
     }
+
+    /// `handOff(to:)` or `detach()` on a record created for a fixed owner (see
+    /// ``ConfinementViolation/Kind/fixedOwnerChanged``).
+    ///
+    /// - Parameters:
+    ///   - member: The call, with its call site.
+    ///   - object: The object, when the call came through it.
+    ///   - owner: The owner, which stays.
+    ///   - boundAt: Where the confinement was created with its fixed owner; `nil` for the shared record
+    ///     of a release build, which keeps no per-object site.
+    ///   - newOwner: The owner a hand-off asked for; `nil` for a detach.
+    package static func fixedOwnerChanged(
+        member: ConfinedMemberReference, object: AnyObject?, owner: ExecutionContext?, boundAt: CodeLocation?,
+        newOwner: ExecutionContext?
+    ) -> ConfinementViolation {
+        let what = newOwner.map { "hand it off to \($0)" } ?? "detach it"
+        let declared = boundAt.map { "created with a fixed owner at \($0)" }
+            ?? "created with a fixed owner (`Confinement(owner:)` or `Confinement()`; a release build shares "
+            + "one record among such objects and keeps no per-object site)"
+        var violation = ConfinementViolation(
+            kind: .fixedOwnerChanged,
+            tier: .precondition,
+            member: member.displayName,
+            expectedOwner: owner?.description ?? "detached",
+            actualContext: CurrentExecution.description,
+            ownerBoundAt: boundAt,
+            callSite: member.callSite,
+            detail: "asked to \(what), but its confinement was \(declared); the owner is unchanged. "
+                + "For an object that changes hands, create it with `Confinement.transferable(owner:)`"
+        )
+        violation.describe(object)
+        violation.captureAccessSite()
+        return violation
+    }
 }

@@ -12,6 +12,7 @@ extension ConfinementViolation {
         case .deadlock: return "deadlocking wait"
         case .invalidOption: return "invalid option"
         case .unstoredConfinement: return "unstored confinement record"
+        case .fixedOwnerChanged: return "fixed owner changed"
         case .waitingRequired: return "waiting required"
         case .cancelledAtShutdown: return "cancelled at shutdown"
         default: return kind.rawValue
@@ -33,6 +34,8 @@ extension ConfinementViolation {
             return "an option of \(objectType ?? "a protected type") names no protected member"
         case .unstoredConfinement:
             return "\(objectType ?? "a protected type") does not store its confinement record"
+        case .fixedOwnerChanged:
+            return "\(qualifiedMember) called on an object whose owner is fixed"
         case .waitingRequired:
             return "\(qualifiedMember) had to wait"
         case .cancelledAtShutdown:

@@ -35,6 +35,11 @@ public struct ConfinementViolation: Sendable, CustomStringConvertible {
         /// The former name of ``unstoredConfinement`` (the same kind, the same raw value).
         @available(*, deprecated, renamed: "unstoredConfinement")
         public static var unstoredProtection: Kind { unstoredConfinement }
+        /// `handOff(to:)` or `detach()` was called on an object whose confinement was created with a fixed
+        /// owner (`Confinement(owner:)`, `Confinement()`): its owner cannot change. Reported at the
+        /// ``Tier/precondition`` tier; the owner is left as it was. Create the confinement with
+        /// ``Confinement/transferable(owner:file:line:)`` for an object that changes hands.
+        public static let fixedOwnerChanged = Kind(rawValue: "fixedOwnerChanged")
         /// A note, not a fault: `ScheduledFuture.present()` had to wait for its work (STMQ's "waiting is required"
         /// log).
         ///
@@ -145,6 +150,8 @@ public struct ConfinementViolation: Sendable, CustomStringConvertible {
             lines.append("Schedulable: an option of \(objectType ?? "a protected type") names no protected member")
         case .unstoredConfinement:
             lines.append("Schedulable: \(objectType ?? "a protected type") does not store its confinement record")
+        case .fixedOwnerChanged:
+            lines.append("Schedulable: \(qualifiedMember) called on an object whose owner is fixed")
         case .waitingRequired:
             lines.append("Schedulable: note: \(qualifiedMember) had to wait")
         case .cancelledAtShutdown:

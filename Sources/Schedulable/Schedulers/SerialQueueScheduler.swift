@@ -42,6 +42,9 @@ public final class SerialQueueScheduler: SerialScheduler {
     package var hopsDispatchDirectly: Bool { direct != nil }
     /// Counts work in flight on a wrapped foreign queue, to catch a queue that is not serial after all.
     private let inFlight = AtomicCell()
+    /// The settled record this scheduler's fixed-owner objects share in a release build without the
+    /// debug tier (see ``Confinement``); empty until the first one.
+    package let sharedFixedRecord = OnceSlot()
 
     /// Creates a tree: a new serial queue with its own label and QoS.
     ///

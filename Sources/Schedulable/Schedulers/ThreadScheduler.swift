@@ -42,6 +42,9 @@ public final class ThreadScheduler: SerialScheduler {
     public let executionContext: ExecutionContext
 
     let loop: ThreadSchedulerLoop
+    /// The settled record this scheduler's fixed-owner objects share in a release build without the
+    /// debug tier (see ``Confinement``); empty until the first one.
+    package let sharedFixedRecord = OnceSlot()
     private let requestedQoS: LockedValue<DispatchQoS.QoSClass>
 
     /// The stack size a scheduler's thread gets unless its initializer says otherwise: 8 MiB, the

@@ -63,8 +63,10 @@ final class Counter: ConfinedObject, @unchecked Sendable {
 
 /// Creates a counter for `owner` with `recorder` as its handler, published: its construction window
 /// (which lets the creating thread use it) is ended explicitly, so from here on only the owner passes.
-func settledCounter(owner: SerialQueueScheduler, recorder: ViolationRecorder) -> Counter {
-    let counter = withConfinementViolationHandler(recorder) { Counter(owner: owner) }
+func settledCounter(owner: SerialQueueScheduler, recorder: ViolationRecorder, transferable: Bool = false) -> Counter {
+    let counter = withConfinementViolationHandler(recorder) {
+        transferable ? Counter(transferableOwner: owner) : Counter(owner: owner)
+    }
     counter.confinement.endConstruction()
     return counter
 }
@@ -111,5 +113,12 @@ func standardErrorText(_ result: ExitTest.Result) -> String {
 func fatalErrorMessage(_ result: ExitTest.Result) -> String? {
     standardErrorText(result).split(separator: "\n").first { $0.contains("Fatal error: ") }.map {
         String($0[$0.range(of: "Fatal error: ")!.upperBound...])
+    }
+}
+
+extension Counter {
+    /// A counter that may change hands (``Confinement/transferable(owner:file:line:)``).
+    convenience init(transferableOwner owner: some SerialScheduler) {
+        self.init(confinement: .transferable(owner: owner))
     }
 }

@@ -1,0 +1,281 @@
+import CSchedulableContext
+
+/// The ownership record behind a ``Confinement``: the state word the fast path reads, the owner, the
+/// bind site, and what only some records need (options, a test's handler).
+///
+/// Two kinds of instance, chosen when the confinement is created (see ``Confinement``):
+/// - an *own* record, one per object: every transferable or detached confinement, every fixed one in a
+///   build with the debug tier, with options or a test's handler, or built where a construction window
+///   opens; its construction window, history and options are the object's own;
+/// - the *shared* settled record of a library scheduler (``SharedFixedRecord``), which every fixed-owner
+///   object built on that owner refers to in a release build without the debug tier: it is settled from
+///   birth and never changes, so sharing it is indistinguishable from owning it.
+///
+/// A record created for a fixed owner says so (``isFixed``): `handOff(to:)` and `detach()` on it are
+/// reported (``ConfinementViolation/Kind/fixedOwnerChanged``), whether or not the record is shared.
+@usableFromInline
+package final class ConfinementRecord {
+    /// The record's state word (see ``ConfinementState``): the owner's context id once settled, which is
+    /// all the fast path reads (see ``_passesFastPath``). It must stay the first stored property:
+    /// ``AtomicWord`` finds it there.
+    @usableFromInline
+    var _fastOwnerID: AtomicWord
+
+    // Guarded by the record's stripe (`StripedLocks`): written only when the binding changes.
+    var _owner: ExecutionContext?
+    /// Where the record was bound to its owner; while it is detached, where it was created (so that
+    /// its first binding can keep that site in the history).
+    var _boundAt: CompactCodeLocation
+    /// What only some records need (options, a test's handler; see ``extras``), so a default record
+    /// stays at 56 bytes, and whether the owner is fixed (``isFixed``), in one word: the extras' address
+    /// (retained by the record), or 0, with bit 0 set for a fixed owner. A `Bool` of its own would move
+    /// the record from a 64-byte to an 80-byte allocator chunk; an enum with the flag in the pointer's
+    /// spare bits cost about 7 instructions per test, this one costs a bit test.
+    private let _extrasAndFixed: UInt
+
+    /// The word of ``_extrasAndFixed`` for `extras` and `isFixed` (retains `extras`).
+    private static func extrasWord(_ extras: ConfinementExtras?, isFixed: Bool) -> UInt {
+        let address = extras.map { UInt(bitPattern: Unmanaged.passRetained($0).toOpaque()) } ?? 0
+        return address | (isFixed ? 1 : 0)
+    }
+
+    /// What only some records need (options, a test's handler); `nil` for a default record.
+    @inline(__always)
+    var extras: ConfinementExtras? {
+        let address = _extrasAndFixed & ~1
+        guard address != 0 else { return nil }
+        return Unmanaged<ConfinementExtras>.fromOpaque(UnsafeRawPointer(bitPattern: address)!).takeUnretainedValue()
+    }
+
+    /// Whether the record was created for a fixed owner: `handOff(to:)` and `detach()` are reported.
+    package var isFixed: Bool { _extrasAndFixed & 1 != 0 }
+
+    #if SCHEDULABLE_CHECKS
+    // Debug tier only (see `Confinement+History.swift`): 16 bytes, which move the record from a
+    // 64-byte to an 80-byte allocator chunk; release builds carry neither.
+    /// The thread that created the record: one word, no string, no system call.
+    let _createdOn: ThreadStamp
+    /// The record's ownership history, allocated by its first ownership event; guarded by the stripe.
+    var _history: OwnershipLog? = nil  // a default, not an assignment in init: that would release the old nil
+    #endif
+
+    /// The initializer of a record with default options. Cheap on purpose — no lock, no string, no
+    /// "where am I" beyond one TLS load: records are made once per protected object.
+    @usableFromInline
+    package init(
+        owner: ExecutionContext?, boundAt: CompactCodeLocation, allowsConstructionWindow: Bool, isFixed: Bool
+    ) {
+        #if SCHEDULABLE_CHECKS
+        // First, while nothing is live: read later, the call made the optimizer retain and release
+        // the owner around it (about 70 instructions per record, measured with callgrind).
+        let createdOn = ThreadStamp.current
+        #endif
+        let extras = ConfinementSystem.mayHaveScopedHandler
+            ? ConfinementExtras(options: nil, handler: ConfinementSystem.scopedHandlerIfAny) : nil
+        let state = Self.initialState(owner: owner, extras: extras, allowsConstructionWindow: allowsConstructionWindow)
+        self._fastOwnerID = AtomicWord(state.word)
+        self._owner = owner
+        self._boundAt = boundAt
+        self._extrasAndFixed = Self.extrasWord(extras, isFixed: isFixed)
+        #if SCHEDULABLE_CHECKS
+        self._createdOn = createdOn
+        #endif
+        assert(
+            AtomicWord.loadRelaxed(firstIn: self) == state.word,
+            "ConfinementRecord._fastOwnerID must be the class's first stored property (see AtomicWord)"
+        )
+    }
+
+    /// The initializer of a record with options.
+    package init(
+        owner: ExecutionContext?, options: ErasedConfinementOptions, boundAt: CompactCodeLocation,
+        allowsConstructionWindow: Bool, isFixed: Bool
+    ) {
+        #if SCHEDULABLE_CHECKS
+        let createdOn = ThreadStamp.current
+        #endif
+        let extras = ConfinementExtras(options: options, handler: ConfinementSystem.scopedHandlerIfAny)
+        let state = Self.initialState(owner: owner, extras: extras, allowsConstructionWindow: allowsConstructionWindow)
+        self._fastOwnerID = AtomicWord(state.word)
+        self._owner = owner
+        self._boundAt = boundAt
+        self._extrasAndFixed = Self.extrasWord(extras, isFixed: isFixed)
+        #if SCHEDULABLE_CHECKS
+        self._createdOn = createdOn
+        #endif
+    }
+
+    /// A default fixed-owner record in a state already decided: settled (the shared record of
+    /// `SharedFixedRecord`, `boundAt` none), or a construction window just opened for it.
+    init(fixedOwner owner: ExecutionContext, state: ConfinementState, boundAt: CompactCodeLocation) {
+        self._fastOwnerID = AtomicWord(state.word)
+        self._owner = owner
+        self._boundAt = boundAt
+        self._extrasAndFixed = 1
+        #if SCHEDULABLE_CHECKS
+        self._createdOn = ThreadStamp.current
+        #endif
+    }
+
+    /// The record of a new fixed-owner confinement with default options: in a release build without
+    /// the debug tier, with no test's or scope's handler to capture and no construction window opening here (made on
+    /// the owner, or where no window exists), the shared settled record of `shared`; otherwise one of
+    /// its own.
+    ///
+    /// - Parameters:
+    ///   - owner: The owner's context.
+    ///   - scheduler: The owner's scheduler, whose shared record it may be (library schedulers keep one).
+    ///   - boundAt: The bind site (kept by an own record only).
+    @usableFromInline
+    package static func fixed(
+        owner: ExecutionContext, scheduler: AnyObject, boundAt: CompactCodeLocation
+    ) -> ConfinementRecord {
+        fixed(owner: owner, boundAt: boundAt) { SharedFixedRecord.of(scheduler) }
+    }
+
+    /// ``fixed(owner:scheduler:boundAt:)`` for the main thread (`Confinement()`).
+    @usableFromInline
+    package static func fixedOnMain(boundAt: CompactCodeLocation) -> ConfinementRecord {
+        fixed(owner: .main, boundAt: boundAt) { SharedFixedRecord.main }
+    }
+
+    /// The decision, with the slot looked up only where a shared record can be used (off the owner,
+    /// where a window opens, the path costs what a record with its own window always cost).
+    @inline(__always)
+    private static func fixed(
+        owner: ExecutionContext, boundAt: CompactCodeLocation, shared: () -> OnceSlot?
+    ) -> ConfinementRecord {
+        #if !SCHEDULABLE_CHECKS
+        // No handler to capture (a test's or a scope's): the object would keep none, so it may share.
+        // The cheap "maybe" first; the task-local is read only in processes that installed one.
+        if !ConfinementSystem.mayHaveScopedHandler || ConfinementSystem.scopedHandlerIfAny == nil {
+            // The same decision as `initialState`, without opening a window it would not use.
+            var state = ConfinementState.settled(owner.id)
+            if !_CurrentToken.isCurrent(owner.id), let window = ConfinementState.openWindowHere() {
+                state = window
+            } else if let slot = shared() {
+                return SharedFixedRecord.record(in: slot, for: owner)
+            }
+            return ConfinementRecord(fixedOwner: owner, state: state, boundAt: boundAt)
+        }
+        #endif
+        return ConfinementRecord(owner: owner, boundAt: boundAt, allowsConstructionWindow: true, isFixed: true)
+    }
+
+    /// A new record's state: detached, bound, or — off the owner, where allowed — in the creating
+    /// thread's construction window. (On the owner the first use would end the window at once.)
+    private static func initialState(
+        owner: ExecutionContext?, extras: ConfinementExtras?, allowsConstructionWindow: Bool
+    ) -> ConfinementState {
+        guard let owner else { return .detached }
+        if allowsConstructionWindow && !_CurrentToken.isCurrent(owner.id), let window = ConfinementState.openWindowHere() {
+            return window
+        }
+        return .bound(to: owner, needsResolution: extras?.needsResolution ?? false)
+    }
+
+    /// The options, if the record has any besides the default.
+    package var options: ErasedConfinementOptions? { extras?.options }
+
+    /// The handler that was in scope when the object was created (test helpers route through it).
+    package var capturedHandler: (any ConfinementViolationHandler)? { extras?.capturedHandler }
+
+    /// The state word as the fast path sees it.
+    var state: ConfinementState {
+        ConfinementState(loadedWord: AtomicWord.loadAcquiring(firstIn: self))
+    }
+
+    deinit {
+        if _extrasAndFixed > 1 {
+            Unmanaged<ConfinementExtras>.fromOpaque(UnsafeRawPointer(bitPattern: _extrasAndFixed & ~1)!).release()
+        }
+        // A record freed inside a task's construction window leaves it (one load and a test otherwise).
+        if let epoch = ConfinementState(loadedWord: AtomicWord.loadRelaxed(firstIn: self)).taskWindowEpoch {
+            TaskConstructionWindows.recordLeft(epoch)
+        }
+    }
+
+    /// Whether property options still have to be matched to wrappers (read under the stripe).
+    package var needsResolution: Bool { extras?.resolvedProperties == nil && extras?.needsResolution == true }
+
+    /// The owner's context, or `nil` while detached.
+    package var owner: ExecutionContext? {
+        withBinding { _owner }
+    }
+
+    /// The scheduler the object belongs to, or `nil` while detached, when bound by first use to a context
+    /// no library scheduler runs (such as a plain thread), or when that scheduler no longer exists.
+    ///
+    /// The record does not keep its owner's scheduler alive (an object that its own queue retains would
+    /// otherwise never be freed); it finds the scheduler through the weak registry of library schedulers.
+    package var ownerScheduler: (any SerialScheduler)? {
+        owner.flatMap(SchedulerRegistry.scheduler(for:))
+    }
+
+    /// Where the object was bound to its current owner, if it is bound.
+    package var boundAt: CodeLocation? {
+        withBinding { _owner == nil ? nil : _boundAt.locationIfAny }
+    }
+
+    /// Whether a checked access made here and now would pass (detached objects: yes, it would bind them
+    /// here — except on a concurrent pool thread, where nothing serial could own them).
+    ///
+    /// Never a false "yes".
+    @inlinable
+    var isIsolated: Bool {
+        if _passesFastPath { return true }
+        return _isIsolatedSlow()
+    }
+
+    /// The verdict on a question (`Checking.verdict`): binds nothing,
+    /// reports nothing.
+    @usableFromInline
+    func _isIsolatedSlow() -> Bool {
+        if case .no = Checking.verdict(.question, member: nil, object: nil, record: self, here: CurrentHere(), report: Checking.noReport) {
+            return false
+        }
+        return true
+    }
+}
+
+// `_fastOwnerID` is only read and written through AtomicWord's atomic functions; the other mutable
+// fields only under the record's stripe.
+extension ConfinementRecord: @unchecked Sendable {}
+
+/// The one settled record that a library scheduler's fixed-owner objects share in a release build
+/// without the debug tier (see ``Confinement``, "Fixed or transferable"). Made by the first such object,
+/// kept in the scheduler's ``OnceSlot`` until the scheduler is freed.
+///
+/// Held by the scheduler, not by its ``ExecutionContext``: the record holds the context (its owner),
+/// so a context holding it would be a cycle that freed neither. The scheduler holds only the slot; the
+/// record keeps nothing alive but the context, like every record (DESIGN "no object lives longer").
+/// Two schedulers that share a context (wrappers of one queue) keep a record each, both settled on the
+/// same id.
+enum SharedFixedRecord {
+    /// The main thread's slot (`Confinement()`, `MainThreadScheduler`): it lives as long as the
+    /// process, like the main thread's context.
+    static let main = OnceSlot()
+
+    /// The slot of `scheduler`, if it is a library scheduler; `nil` for a custom one (its objects get
+    /// records of their own).
+    static func of(_ scheduler: AnyObject) -> OnceSlot? {
+        // Exact class tests: one load and a compare each, no conformance lookup.
+        let type = ObjectIdentifier(Swift.type(of: scheduler))
+        if type == ObjectIdentifier(SerialQueueScheduler.self) {
+            return unsafeDowncast(scheduler, to: SerialQueueScheduler.self).sharedFixedRecord
+        }
+        if type == ObjectIdentifier(ThreadScheduler.self) {
+            return unsafeDowncast(scheduler, to: ThreadScheduler.self).sharedFixedRecord
+        }
+        if type == ObjectIdentifier(MainThreadScheduler.self) { return main }
+        return nil
+    }
+
+    /// The shared record in `slot`, settled on `owner` (the slot's scheduler's context).
+    static func record(in slot: OnceSlot, for owner: ExecutionContext) -> ConfinementRecord {
+        unsafeDowncast(
+            slot.object { ConfinementRecord(fixedOwner: owner, state: .settled(owner.id), boundAt: .none) },
+            to: ConfinementRecord.self
+        )
+    }
+}
