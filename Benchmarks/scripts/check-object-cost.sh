@@ -53,6 +53,15 @@ with open(thresholds_path) as handle:
         failures += bool(problems)
         detail = "; ".join(problems) if problems else f"{size} bytes (limit {max_bytes}), {mallocs:.2f} mallocs (limit {max_mallocs:g})"
         print(f"{verdict:10} {row:40} {detail}" + (f" (object-cost.tsv:{number})" if problems else ""))
+# A kernel measured without a row would grow unnoticed: every measured figure needs its limit.
+rows = set()
+with open(thresholds_path) as handle:
+    for line in handle:
+        if not line.startswith("#") and line.strip():
+            rows.add(tuple(line.split()[:2]))
+for build, kernel in sorted(set(measured) - rows):
+    print(f"{'UNCHECKED':10} {build + ' ' + kernel:40} measured but has no row in object-cost.tsv: add one")
+    failures += 1
 if failures:
     print(f"object cost: {failures} row(s) over their limit: find why the object grew; lower a limit after an improvement, "
           "never raise one to get green", file=sys.stderr)
@@ -78,7 +87,13 @@ if [ "${1:-}" = "--self-test" ]; then
     expect_failure 'release\tcreateConfined\t88\t2\n' 'release createConfined .*96 bytes per object > 88'
     expect_failure 'release\tcreateConfined\t96\t1\n' 'release createConfined .*2.00 mallocs per object > 1'
     expect_failure 'checks\tcreatePlain\t40\t1\n' 'checks createPlain .*not measured'
-    echo "check-object-cost.sh --self-test: ok (passes within limits; fails naming the row on bytes, mallocs, a missing row)"
+    # Every row within its limit, but one measured kernel has none: that is a failure too.
+    printf 'release\tcreatePlain\t40\t1\nrelease\tcreateConfined\t96\t2\n' > "$work/fail.tsv"
+    if check "$work/measured.tsv" "$work/fail.tsv" > "$work/out" 2>/dev/null; then
+        echo "self-test: passed although a measured kernel has no row" >&2; exit 1
+    fi
+    grep -q "^UNCHECKED.*checks createConfined .*no row" "$work/out" || { cat "$work/out"; echo "self-test: no line naming the kernel without a row" >&2; exit 1; }
+    echo "check-object-cost.sh --self-test: ok (passes within limits; fails naming the row on bytes, mallocs, a missing row, a kernel without a row)"
     exit 0
 fi
 
