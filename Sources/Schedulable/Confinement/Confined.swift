@@ -140,6 +140,9 @@ public struct Confined<Value> {
     ) {
         let protection = object.confinement
         if _slowPath(!protection._passesFastPath) {
+            // Main-queue work under dispatchMain() (rule 3) before the member: reading the declaration
+            // site is an exclusivity access, most of what a miss costs in the caller.
+            if Checking.passesAsMainQueueWork(settledWord: AtomicWord.loadRelaxed(firstIn: protection._record)) { return }
             // No name here: a given name is found by the declaration site when a report or an options
             // predicate needs it (`GivenPropertyNames`).
             protection._checkFailedFastPath(
