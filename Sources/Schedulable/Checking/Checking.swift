@@ -6,6 +6,7 @@ import CSchedulableContext
 /// The rules run in this order; the first that decides, decides. To change what an access may do, change
 /// its rule here and its row in `VerdictTests`. "DESIGN" is the product contract (DESIGN.md), "TM" the
 /// Threading Model article.
+@usableFromInline
 package enum Checking {
     /// Judges `access` to `record`'s object here and now.
     ///
@@ -81,8 +82,9 @@ package enum Checking {
     }
 
     /// Rule 3 for main-queue work, asked first at the entry of a use's slow path (before the probe
-    /// slot, the verdict and anything built for a report): a record settled on main, used by a thread
-    /// other than the main thread that holds the main queue's drain lock (a worker draining it under
+    /// slot, the verdict and anything built for a report; a `@Confined` access asks the inline
+    /// ``passesAsMainQueueWork(settledWord:)`` even before): a record settled on main, used by a
+    /// thread other than the main thread that holds the main queue's drain lock (a worker draining it under
     /// `dispatchMain()`, a raw `sync` nested in that work, `DispatchQueue.main.sync`). Rule 3 would
     /// pass it too (``CurrentExecution/holds(contextID:)`` asks the same lock, and its first call on a
     /// thread settles what this inline test reads: until then this says no); here it costs a call and a
@@ -96,6 +98,18 @@ package enum Checking {
     @inline(__always)
     package static func passesAsMainQueueWork<Record: VerdictRecord>(_ record: Record) -> Bool {
         record.word.ownerID == UInt(CSCHED_MAIN_CONTEXT_ID) && PlatformInternals.runsMainQueueWorkSettled
+    }
+
+    /// ``passesAsMainQueueWork(_:)`` for a wrapper's miss, inline in the caller before it builds the
+    /// member for the slow path (`Confined._check`): reading the declaration site there is an
+    /// exclusivity access, so main-queue work under `dispatchMain()` skipped it only when asked here.
+    /// `word` is the record's state word as the fast path loads it: it equals main's id only once the
+    /// record is settled on main (an unsettled word has the construction flag), so the relaxed load
+    /// the fast path trusts is enough here too.
+    @usableFromInline
+    @_transparent  // inlined even at -Onone, where checks run by default
+    static func passesAsMainQueueWork(settledWord word: UInt) -> Bool {
+        word == UInt(CSCHED_MAIN_CONTEXT_ID) && csched_runs_main_queue_work_settled()
     }
 
     /// Rules 13–15: a use or transfer the record's rules refused. Inlined too, so that `report` is
