@@ -49,6 +49,33 @@ private func observe(on queue: DispatchQueue, _ body: @escaping @Sendable () -> 
     return result.withLock { $0! }
 }
 
+/// Runs blocks of new serial queues until one runs on `worker`, holding each other worker they land on
+/// until then, and returns what that block saw; `nil` if none did within 1,024 blocks (`worker` has
+/// exited: libdispatch ends a worker idle for 5 s).
+private func observeNextBlock(onWorker worker: UInt64, of subject: ProbeSubject) -> DrainObservation? {
+    let landed = LockedValue<DrainObservation?>(nil)
+    let started = DispatchSemaphore(value: 0)
+    let release = DispatchSemaphore(value: 0)
+    var held = 0
+    defer { for _ in 0..<held { release.signal() } }
+    for index in 0..<1024 {
+        DispatchQueue(label: "probe.drain.other.\(index)").async {
+            let thread = csched_os_thread_id()
+            guard thread == worker else {
+                started.signal()
+                release.wait()
+                return
+            }
+            landed.withLock { $0 = DrainObservation(thread: thread, proof: drainProof(), isolated: subject.access()) }
+            started.signal()
+        }
+        started.wait()
+        if let seen = landed.withLock({ $0 }) { return seen }
+        held += 1
+    }
+    return nil
+}
+
 /// A new settled object owned by the main thread, with its recorder.
 private func mainOwnedSubject() -> (ProbeSubject, ProbeRecorder) {
     let recorder = ProbeRecorder()
@@ -60,7 +87,7 @@ private func mainOwnedSubject() -> (ProbeSubject, ProbeRecorder) {
 }
 
 /// Schedules the cells from a plain thread, parks the main thread in dispatchMain(), and exits when done
-/// (status 30: a pool block never landed on the worker that drained main's block; 31: the inline
+/// (status 30: no other queue's block landed on the worker that drained main's block; 31: the inline
 /// drain-lock test disagreed with the full one).
 func runMainDrainCells(repetitions: Int) -> Never {
     let driver = Thread {
@@ -71,21 +98,16 @@ func runMainDrainCells(repetitions: Int) -> Never {
             }
             drainLine("mainQueueBlock", seen, reports: recorder.count)
 
-            // The worker that drained main's block runs another queue's block next: keep submitting
-            // until one lands on it (a global queue's and a plain serial queue's blocks alternately).
-            let worker = seen.thread
             let (poolSubject, poolRecorder) = mainOwnedSubject()
-            let other = DispatchQueue(label: "probe.drain.other")
-            var landed: DrainObservation?
-            for attempt in 0..<2000 where landed == nil {
-                let queue = attempt.isMultiple(of: 2) ? DispatchQueue.global() : other
-                let next = observe(on: queue) {
-                    let thread = csched_os_thread_id()
-                    guard thread == worker else { return DrainObservation(thread: thread, proof: false, isolated: false) }
-                    return DrainObservation(thread: thread, proof: drainProof(), isolated: poolSubject.access())
-                }
-                if next.thread == worker { landed = next }
-            }
+
+            // The worker that drained main's block runs another queue's block next. Which idle worker
+            // takes a block is libdispatch's choice, so each block that lands elsewhere keeps its worker
+            // until one lands on `worker`: every new block then goes to another idle worker (or a new
+            // thread), and once the others are held, to `worker`. Serial queues, because main's queue
+            // drains on the default-QoS overcommit root queue's threads, as theirs do (a global queue's
+            // blocks run on the non-overcommit root queue's threads; the old loop, which alternated
+            // the two and gave up after 2,000 blocks, failed once under load).
+            let landed = observeNextBlock(onWorker: seen.thread, of: poolSubject)
             guard let landed else { exit(30) }
             drainLine("poolAfterDrain", landed, reports: poolRecorder.count)
 
