@@ -3,6 +3,7 @@
 #include "csched_private.h"
 
 _Thread_local uintptr_t csched_tls_current_id = 0;
+uintptr_t csched_shared_record_classes[2] = {0, 0};  // csched_context.h
 _Thread_local const csched_frame *csched_tls_top = NULL;
 
 static _Thread_local uintptr_t csched_tls_unique_id = 0;

@@ -85,6 +85,25 @@ uintptr_t csched_thread_unique_id(void);
 /// thread-local load after the thread's first call.
 uintptr_t csched_history_thread_stamp(void);
 
+/// The class metadata addresses of the library schedulers whose fixed-owner objects share a record
+/// (index 0 `SerialQueueScheduler`, 1 `ThreadScheduler`), recorded by the Swift side the first time it
+/// meets each; 0 until then. Creating an object compares its scheduler's class with a plain global
+/// here, where `SerialQueueScheduler.self` is a call to the class's metadata accessor, which made the
+/// creation save and restore five registers (see `SharedFixedRecord` in ConfinementRecord.swift).
+extern uintptr_t csched_shared_record_classes[2];
+
+/// `csched_shared_record_classes[index]`, relaxed: a stale 0 only sends the caller to its full path.
+static inline uintptr_t csched_shared_record_class(int index) {
+    return __atomic_load_n(&csched_shared_record_classes[index], __ATOMIC_RELAXED);
+}
+
+/// Records `metadata` as `csched_shared_record_classes[index]` (every caller stores the same address).
+static inline void csched_note_shared_record_class(int index, uintptr_t metadata) {
+    if (csched_shared_record_class(index) != metadata) {
+        __atomic_store_n(&csched_shared_record_classes[index], metadata, __ATOMIC_RELAXED);
+    }
+}
+
 #ifdef __cplusplus
 }
 #endif

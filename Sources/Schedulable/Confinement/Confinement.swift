@@ -74,10 +74,14 @@ public struct Confinement: Sendable {
     ///   - line: The bind site, for reports.
     @inlinable
     public init(owner: some SerialScheduler, file: StaticString = #fileID, line: UInt = #line) {
+        let context = owner.executionContext
+        let boundAt = CompactCodeLocation(file: file, line: line)
+        // Made in the owner's work, the common case: the token is tested here, inlined (see
+        // `ConfinementRecord.fixedInOwnersWork`); both calls make the same decision.
         self.init(
-            _record: .fixed(
-                owner: owner.executionContext, scheduler: owner, boundAt: CompactCodeLocation(file: file, line: line)
-            )
+            _record: _CurrentToken.isCurrent(context.id)
+                ? .fixedInOwnersWork(owner: context, scheduler: owner, boundAt: boundAt)
+                : .fixed(owner: context, scheduler: owner, boundAt: boundAt)
         )
     }
 

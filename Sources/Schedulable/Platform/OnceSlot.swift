@@ -13,21 +13,23 @@ package final class OnceSlot: @unchecked Sendable {
         word = AtomicWord(0)
     }
 
-    /// The slot's object, made by `make` on first use (once, whatever the races).
+    /// The address of the slot's object if it was made (unretained): one acquiring load, no lock, no
+    /// closure, no retain — the caller retains what it keeps.
     ///
     /// Safe without a retain race: the caller holds the slot, which releases its object only in `deinit`.
+    @inline(__always)
+    package var madeObject: UnsafeRawPointer? {
+        UnsafeRawPointer(bitPattern: AtomicWord.loadAcquiring(firstIn: self))
+    }
+
+    /// The slot's object, made by `make` on first use (once, whatever the races). Test
+    /// ``madeObject`` first: kept out of line, so that a caller's closure (and what it captures) is
+    /// built only while the slot is empty.
     ///
     /// - Parameter make: Makes the object; called at most once per slot, under the slot's stripe.
     /// - Returns: The object.
-    @inline(__always)
-    package func object(orMake make: () -> AnyObject) -> AnyObject {
-        let bits = AtomicWord.loadAcquiring(firstIn: self)
-        if bits != 0 { return Self.object(bits) }
-        return makeObject(make)
-    }
-
     @inline(never)
-    private func makeObject(_ make: () -> AnyObject) -> AnyObject {
+    package func object(orMake make: () -> AnyObject) -> AnyObject {
         StripedLocks.withLock(for: self) {
             let bits = AtomicWord.loadRelaxed(firstIn: self)
             if bits != 0 { return Self.object(bits) }

@@ -1,3 +1,5 @@
+import CSchedulableContext
+
 /// Violations that fail the test that caused them, with no trait, base class or handler in the test:
 /// the core's side of it. The core links neither Swift Testing nor XCTest; `SchedulableTesting`,
 /// when it is linked into a test binary, installs a ``TestFrameworkBridge`` when that binary loads
@@ -22,8 +24,6 @@
 /// test that caused them too, never failing it, so a green run prints none of them; the precondition
 /// tier stops the process after any handler.
 package enum AutomaticTestReporting {
-    /// Non-zero once a bridge is installed: the one load a process without tests pays.
-    private static let installed = AtomicCell(0)
     private static let installedBridge = LockedValue<(any TestFrameworkBridge)?>(nil)
 
     /// The test of the code that handed the running work to a library scheduler (see
@@ -39,11 +39,13 @@ package enum AutomaticTestReporting {
         installedBridge.withLock { installed in
             if installed == nil { installed = bridge }
         }
-        installed.storeReleasing(1)
+        csched_note_test_bridge_installed()
     }
 
-    /// Whether a bridge is installed: this process links `SchedulableTesting`.
-    package static var isInstalled: Bool { installed.loadAcquiring() != 0 }
+    /// Whether a bridge is installed: this process links `SchedulableTesting`. One load of a C global
+    /// (`csched_handler_sources`, which a record's initializer also tests), the one load a process
+    /// without tests pays.
+    package static var isInstalled: Bool { csched_test_bridge_installed() }
 
     /// The handler of the test the calling code is part of: the test that handed the running work to
     /// a library scheduler, else the test whose task (Swift Testing) or run (XCTest) this is. `nil`

@@ -172,8 +172,11 @@ public enum ConfinementSystem {
     /// scope's task-local is read only once a scope was ever installed with
     /// ``withConfinementViolationHandler(_:operation:)`` (a task-local read costs more than the rest of
     /// the initializer), a test's automatic handler only when a test framework bridge is installed.
+    ///
+    /// One inlined load of a C global that holds both facts (`csched_handler_sources`).
+    @inline(__always)
     package static var mayHaveScopedHandler: Bool {
-        csched_scoped_handler_ever_installed() || AutomaticTestReporting.isInstalled
+        csched_may_have_scoped_handler()
     }
 
     /// See ``mayHaveScopedHandler``.
