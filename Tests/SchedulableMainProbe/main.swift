@@ -7,7 +7,9 @@
 // "matrix <repetitions>" it runs the threading-model matrix's main-thread cells (Matrix.swift) and exits;
 // with "report" it prints the report of a bad access made on the main thread (Report.swift) and exits;
 // with "main-drain <repetitions>" it checks main-owned objects from main-queue work drained under
-// dispatchMain() (MainDrain.swift) and exits.
+// dispatchMain() (MainDrain.swift) and exits; with "shared-records <repetitions>" it checks which
+// fixed-owner objects made in their owner's work share a record, in a process without a test bridge
+// (SharedRecords.swift), and exits.
 
 import CSchedulableContext
 import Dispatch
@@ -59,6 +61,10 @@ if CommandLine.arguments.dropFirst().first == "report" {
 
 if CommandLine.arguments.dropFirst().first == "main-drain" {
     runMainDrainCells(repetitions: CommandLine.arguments.dropFirst(2).first.flatMap { Int($0) } ?? 200)
+}
+
+if CommandLine.arguments.dropFirst().first == "shared-records" {
+    runSharedRecordCells(repetitions: CommandLine.arguments.dropFirst(2).first.flatMap { Int($0) } ?? 200)
 }
 
 if CommandLine.arguments.dropFirst().first == "matrix" {
