@@ -3,11 +3,11 @@ import Testing
 
 @testable import Schedulable
 
-/// The debug build's fast path (`csched_record_passes_fast_path`, one C call instead of
-/// `AtomicWord.loadRelaxed(firstIn:)` and `_CurrentToken.isCurrent(_:)`): it reads the same word
-/// and gives the same answer. The C function finds the word after a two-word object header itself,
+/// The debug build's fast path (`csched_record_passes_fast_path`, one C function that `-Onone` inlines,
+/// instead of `AtomicWord.loadRelaxed(firstIn:)` and `_CurrentToken.isCurrent(_:)`): it reads the same
+/// word and gives the same answer. The C function finds the word after a two-word object header itself,
 /// so a different header layout would make every debug check miss, or read the wrong word.
-@Suite("Debug fast path: one C call")
+@Suite("Debug fast path: one inlined C function")
 struct DebugFastPathTests {
     @Test func theCFunctionFindsTheWordAtomicWordReads() {
         let owner = SerialQueueScheduler(label: "test.debugfastpath.address")
