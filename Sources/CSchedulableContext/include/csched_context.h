@@ -37,6 +37,16 @@ extern _Thread_local const csched_frame *_Nullable csched_tls_top;
 /// thread is not known to be the main thread). One TLS load: the fast path of every check.
 static inline uintptr_t csched_current_id(void) { return csched_tls_current_id; }
 
+/// A record's whole fast path for debug (`-Onone`) builds: whether the first stored word of the Swift
+/// object `record` (a relaxed load, as `AtomicWord.loadRelaxed(firstIn:)`) equals the thread's token.
+/// At `-Onone` Swift calls a header's plain inline functions instead of inlining them, and a stdlib
+/// call computes the word's address; `always_inline` is honoured even there, so this is a load and a
+/// compare in the caller. The word follows the Swift heap object header, two words on every platform
+/// (SwiftShims' HeapObject.h asserts it; DebugFastPathTests checks this address against AtomicWord's).
+static inline __attribute__((always_inline)) bool csched_record_passes_fast_path(const void *_Nonnull record) {
+    return __atomic_load_n((const uintptr_t *)record + 2, __ATOMIC_RELAXED) == csched_tls_current_id;
+}
+
 /// The innermost frame on this thread, or NULL.
 static inline const csched_frame *_Nullable csched_top_frame(void) { return csched_tls_top; }
 

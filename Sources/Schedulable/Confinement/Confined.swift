@@ -138,8 +138,24 @@ public struct Confined<Value> {
         _ object: Object,
         _ storageKeyPath: ReferenceWritableKeyPath<Object, Self>
     ) {
+        #if DEBUG
+        // At -Onone reading the record out of the object copies it (a retain and a release, the
+        // floor: SILGen loads a class's `let` with a copy); binding the confinement first copied it
+        // twice. The fast path is then inlined from C (`ConfinementRecord._passesFastPath`). The copy
+        // keeps the record alive through the load even when `confinement` is computed and makes a new one.
+        let record = object.confinement._record
+        let passes = record._passesFastPath
+        _fixLifetime(record)
+        #else
         let protection = object.confinement
-        if _slowPath(!protection._passesFastPath) {
+        let passes = protection._passesFastPath
+        #endif
+        if _slowPath(!passes) {
+            #if DEBUG
+            // The same record, as the one-reference struct it is stored in (`Confinement(_record:)`
+            // is a call at -Onone: a debug miss cost about 95 instructions more with it).
+            let protection = unsafeBitCast(record, to: Confinement.self)
+            #endif
             // Main-queue work under dispatchMain() (rule 3) before the member: reading the declaration
             // site is an exclusivity access, most of what a miss costs in the caller.
             if Checking.passesAsMainQueueWork(settledWord: AtomicWord.loadRelaxed(firstIn: protection._record)) { return }

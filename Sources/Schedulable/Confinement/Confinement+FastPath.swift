@@ -1,3 +1,5 @@
+import CSchedulableContext
+
 /// The fast path of a record's checks: one relaxed atomic load of the owner's id, then the one compare
 /// (``_CurrentToken/isCurrent(_:)``). Everything else runs only when they differ.
 extension ConfinementRecord {
@@ -8,7 +10,15 @@ extension ConfinementRecord {
     @usableFromInline
     @_transparent  // inlined even at -Onone, where checks run by default
     var _passesFastPath: Bool {
+        #if DEBUG
+        // The same load and compare, inlined even at -Onone (`always_inline`). There the two C calls,
+        // the stdlib call for the word's address and handing `self` to `AtomicWord` as `AnyObject`
+        // (a retain and a release) cost ~100 instructions per check (`assertIsolated()`: 581 against
+        // 479; Benchmarks/README.md, "Debug builds").
+        csched_record_passes_fast_path(Unmanaged.passUnretained(self).toOpaque())
+        #else
         _CurrentToken.isCurrent(AtomicWord.loadRelaxed(firstIn: self))
+        #endif
     }
 
     /// Checks a box's accessor (`value`, `object`) at the always-on tier: the fast path inline, the rest
