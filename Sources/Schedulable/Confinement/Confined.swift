@@ -138,21 +138,43 @@ public struct Confined<Value> {
         _ object: Object,
         _ storageKeyPath: ReferenceWritableKeyPath<Object, Self>
     ) {
+        // Marks the fast path for the optimizer's inliner (no machine code). With the miss branch, a
+        // property's own getter and setter cost a little more than the benefit of inlining a call
+        // (`-Rpass-missed=sil-inliner`: cost 33, benefit 30), so at -O they stayed calls in the user's
+        // methods (and kept dynamic exclusivity accesses the caller could no longer fold); with the
+        // fast-path benefit they are inlined as in a build without the checks (Benchmarks/README.md,
+        // "Realistic workload").
+        _onFastPath()
         let protection = object.confinement
-        if _slowPath(!protection._passesFastPath) {
+        // The fast path (`Confinement._passesFastPath`) with its word kept for the miss branch: at -O
+        // every load, compare and call here counts against inlining the property's accessor into the
+        // user's code, and a second load of the word cost one more of each.
+        let word = AtomicWord.loadRelaxed(firstIn: protection._record)
+        if _slowPath(!_CurrentToken.isCurrent(word)) {
             // Main-queue work under dispatchMain() (rule 3) before the member: reading the declaration
             // site is an exclusivity access, most of what a miss costs in the caller.
-            if Checking.passesAsMainQueueWork(settledWord: AtomicWord.loadRelaxed(firstIn: protection._record)) { return }
-            // No name here: a given name is found by the declaration site when a report or an options
-            // predicate needs it (`GivenPropertyNames`).
-            protection._checkFailedFastPath(
-                object: object,
-                member: .property(name: nil, declaredAt: object[keyPath: storageKeyPath]._declaredAt.compact),
-                tier: .assert
-            )
+            if Checking.passesAsMainQueueWork(settledWord: word) { return }
+            // One small non-generic call: the member reference is built out of line (see there).
+            protection._propertyCheckFailedFastPath(object, declaredAt: object[keyPath: storageKeyPath]._declaredAt)
         }
     }
     #endif
 }
 
 extension Confined: Sendable where Value: Sendable {}
+
+#if SCHEDULABLE_CHECKS
+extension Confinement {
+    /// The slow path of a `@Confined` access (see ``ConfinementRecord/_propertyCheckFailedFastPath(_:declaredAt:)``).
+    @usableFromInline
+    @_transparent  // inlined even at -Onone: a forwarder only
+    func _propertyCheckFailedFastPath(_ object: AnyObject, declaredAt: PackedCodeLocation) {
+        // Unretained: the caller's object keeps this confinement, and so its record, alive for the call.
+        // Called on the projected field, `-O` retained and released the record around every legitimate
+        // slow path (about 45 instructions), which it did not for the class reference.
+        Unmanaged.passUnretained(_record)._withUnsafeGuaranteedRef {
+            $0._propertyCheckFailedFastPath(object, declaredAt: declaredAt)
+        }
+    }
+}
+#endif
