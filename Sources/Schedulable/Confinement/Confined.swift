@@ -138,6 +138,7 @@ public struct Confined<Value> {
         _ object: Object,
         _ storageKeyPath: ReferenceWritableKeyPath<Object, Self>
     ) {
+        #if !DEBUG
         // Marks the fast path for the optimizer's inliner (no machine code). With the miss branch, a
         // property's own getter and setter cost a little more than the benefit of inlining a call
         // (`-Rpass-missed=sil-inliner`: cost 33, benefit 30), so at -O they stayed calls in the user's
@@ -145,15 +146,12 @@ public struct Confined<Value> {
         // fast-path benefit they are inlined as in a build without the checks (Benchmarks/README.md,
         // "Realistic workload").
         _onFastPath()
+        #endif
         let protection = object.confinement
-        // The fast path (`Confinement._passesFastPath`) with its word kept for the miss branch: at -O
-        // every load, compare and call here counts against inlining the property's accessor into the
-        // user's code, and a second load of the word cost one more of each.
-        let word = AtomicWord.loadRelaxed(firstIn: protection._record)
-        if _slowPath(!_CurrentToken.isCurrent(word)) {
+        if _slowPath(!protection._passesFastPath) {
             // Main-queue work under dispatchMain() (rule 3) before the member: reading the declaration
             // site is an exclusivity access, most of what a miss costs in the caller.
-            if Checking.passesAsMainQueueWork(settledWord: word) { return }
+            if Checking.passesAsMainQueueWork(settledWord: AtomicWord.loadRelaxed(firstIn: protection._record)) { return }
             // One small non-generic call: the member reference is built out of line (see there).
             protection._propertyCheckFailedFastPath(object, declaredAt: object[keyPath: storageKeyPath]._declaredAt)
         }
