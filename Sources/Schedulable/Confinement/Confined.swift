@@ -138,15 +138,10 @@ public struct Confined<Value> {
         _ object: Object,
         _ storageKeyPath: ReferenceWritableKeyPath<Object, Self>
     ) {
-        #if !DEBUG
-        // Marks the fast path for the optimizer's inliner (no machine code). With the miss branch, a
-        // property's own getter and setter cost a little more than the benefit of inlining a call
-        // (`-Rpass-missed=sil-inliner`: cost 33, benefit 30), so at -O they stayed calls in the user's
-        // methods (and kept dynamic exclusivity accesses the caller could no longer fold); with the
-        // fast-path benefit they are inlined as in a build without the checks (Benchmarks/README.md,
-        // "Realistic workload").
-        _onFastPath()
-        #endif
+        // Not `_onFastPath()`: it gets the property's own accessors inlined into every caller (1,129 ->
+        // 905 instructions per id in the Workload), but a report's access site then loses its file and
+        // line where the return address falls in the inlined miss branch (`ReportContentTests`,
+        // release + ReleaseChecks; Benchmarks/README.md, "Realistic workload").
         let protection = object.confinement
         if _slowPath(!protection._passesFastPath) {
             // Main-queue work under dispatchMain() (rule 3) before the member: reading the declaration
