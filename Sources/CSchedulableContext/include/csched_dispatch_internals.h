@@ -10,8 +10,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "csched_context.h"
-
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -94,15 +92,6 @@ static inline bool csched_runs_main_queue_work_settled(void) {
 #else
     return false;
 #endif
-}
-
-/// Whether a record whose state word is `word` is settled on main (`CSCHED_MAIN_CONTEXT_ID`: an
-/// unsettled word has its construction flag) and this thread runs main-queue work, settled as above.
-/// One call where `@Confined`'s inlined miss branch asks it: the Swift optimizer's inlining cost counts
-/// each compare, branch and call in the property's accessor, and the accessor must stay small enough to
-/// be inlined into the user's code (Benchmarks/README.md, "Realistic workload").
-static inline bool csched_passes_as_main_queue_work(uintptr_t word) {
-    return word == CSCHED_MAIN_CONTEXT_ID && csched_runs_main_queue_work_settled();
 }
 
 /// The verified queue-specific key of the library's contexts as `QueueSpecificReader` keeps it: 0 until

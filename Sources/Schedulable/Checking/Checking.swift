@@ -109,7 +109,7 @@ package enum Checking {
     @usableFromInline
     @_transparent  // inlined even at -Onone, where checks run by default
     static func passesAsMainQueueWork(settledWord word: UInt) -> Bool {
-        csched_passes_as_main_queue_work(uintptr_t(word))  // one call: see the C function
+        word == UInt(CSCHED_MAIN_CONTEXT_ID) && csched_runs_main_queue_work_settled()
     }
 
     /// Rules 13–15: a use or transfer the record's rules refused. Inlined too, so that `report` is

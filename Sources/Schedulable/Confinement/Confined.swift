@@ -147,8 +147,18 @@ public struct Confined<Value> {
             // Main-queue work under dispatchMain() (rule 3) before the member: reading the declaration
             // site is an exclusivity access, most of what a miss costs in the caller.
             if Checking.passesAsMainQueueWork(settledWord: AtomicWord.loadRelaxed(firstIn: protection._record)) { return }
-            // One small non-generic call: the member reference is built out of line (see there).
+            #if DEBUG
+            // No name here: a given name is found by the declaration site when a report or an options
+            // predicate needs it (`GivenPropertyNames`).
+            protection._checkFailedFastPath(
+                object: object,
+                member: .property(name: nil, declaredAt: object[keyPath: storageKeyPath]._declaredAt.compact),
+                tier: .assert
+            )
+            #else
+            // One small non-generic call at -O: the member reference is built out of line (see there).
             protection._propertyCheckFailedFastPath(object, declaredAt: object[keyPath: storageKeyPath]._declaredAt)
+            #endif
         }
     }
     #endif
@@ -162,9 +172,7 @@ extension Confinement {
     @usableFromInline
     @_transparent  // inlined even at -Onone: a forwarder only
     func _propertyCheckFailedFastPath(_ object: AnyObject, declaredAt: PackedCodeLocation) {
-        // Unretained: the caller's object keeps this confinement, and so its record, alive for the call.
-        // Called on the projected field, `-O` retained and released the record around every legitimate
-        // slow path (about 45 instructions), which it did not for the class reference.
+        // Unretained, as in `_checkFailedFastPath`.
         Unmanaged.passUnretained(_record)._withUnsafeGuaranteedRef {
             $0._propertyCheckFailedFastPath(object, declaredAt: declaredAt)
         }

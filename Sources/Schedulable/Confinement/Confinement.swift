@@ -322,11 +322,25 @@ extension Confinement {
         _record._checkMethod(object, member, file, line, tier: tier)
     }
 
+    /// The slow path of every check (see ``ConfinementRecord/_checkFailedFastPath(object:member:tier:typeName:)``).
+    @usableFromInline
+    @_transparent  // inlined even at -Onone: a forwarder only
+    func _checkFailedFastPath(
+        object: AnyObject?, member: ConfinedMemberReference, tier: ConfinementViolation.Tier, typeName: String? = nil
+    ) {
+        // Unretained: the caller's object (or box) keeps this confinement, and so its record, alive for
+        // the call. Called on the projected field, `-O` retained and released the record around every
+        // legitimate slow path (about 45 instructions), which it did not for the class reference.
+        Unmanaged.passUnretained(_record)._withUnsafeGuaranteedRef {
+            $0._checkFailedFastPath(object: object, member: member, tier: tier, typeName: typeName)
+        }
+    }
+
     /// The slow path of a box's accessor (see ``ConfinementRecord/_accessorCheckFailedFastPath(_:typeName:)``).
     @usableFromInline
     @_transparent  // inlined even at -Onone: a forwarder only
     func _accessorCheckFailedFastPath(_ member: StaticString, typeName: String? = nil) {
-        // Unretained, as in `_propertyCheckFailedFastPath` (Confined.swift).
+        // Unretained, as in `_checkFailedFastPath`.
         Unmanaged.passUnretained(_record)._withUnsafeGuaranteedRef {
             $0._accessorCheckFailedFastPath(member, typeName: typeName)
         }
