@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Checks that no kernel's loop builds or applies a key path, or calls `Confined`'s subscript, at -O.
+# Checks that no kernel's loop, and no function of the Workload, builds or applies a key path or calls
+# `Confined`'s subscript at -O.
 #
 # An access to a `@Confined` property goes through the wrapper's enclosing-instance subscript with two
 # key paths. At -O that subscript must be inlined and the key paths folded into a field access; when
@@ -8,21 +9,34 @@
 # ~40 ns instead of ~1. Instruction thresholds catch that only for kernels that exist, and a fast
 # path that happens to be inlined into one loop can hide it, so this reads the machine code.
 #
-# For each kernel (`KernelRunner list`), the loop function and every function of the benchmark module
-# it calls (recursively: a kernel may call a function per access, as a method would) are disassembled,
-# demangled, and searched for `swift_*KeyPath*` runtime calls and calls of `Confined.subscript`.
+# For each kernel (`KernelRunner list`, mapped to its symbol by scripts/kernel-symbols.sh), the loop
+# function and every function of the benchmark module it calls (recursively: a kernel may call a
+# function per access, as a method would) are disassembled, demangled, and searched for
+# `swift_*KeyPath*` runtime calls and calls of `Confined.subscript`.
 #
-#   Benchmarks/scripts/check-no-keypaths.sh                 # builds release and release + ChecksOn, checks both
-#   Benchmarks/scripts/check-no-keypaths.sh <KernelRunner>  # checks one existing build
+# The Workload (Sources/Workload: three services whose methods make 14 guarded accesses per id, as user
+# code would) is checked whole: every function of its module, specialisations of the library's generics
+# for its types included. The kernels call each accessor from a loop the optimizer sees; the
+# Workload's methods are where a property's own accessor can stop being inlined (last found as every
+# read calling `swift_readAtKeyPath`: ~8,800 instructions per id, x8 by wall clock).
+#
+#   Benchmarks/scripts/check-no-keypaths.sh                     # builds KernelRunner and Workload, release
+#                                                               # and release + ChecksOn, checks all four
+#   Benchmarks/scripts/check-no-keypaths.sh <binary>...         # checks existing builds: a path ending in
+#                                                               # KernelRunner is checked per kernel, one
+#                                                               # ending in Workload whole
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 if [ $# -gt 0 ]; then
-    runners=("$@")
+    binaries=("$@")
 else
     swift build -c release --product KernelRunner >/dev/null
     swift build -c release --traits ChecksOn --scratch-path .build-checks --product KernelRunner >/dev/null
-    runners=(.build/release/KernelRunner .build-checks/release/KernelRunner)
+    swift build -c release --product Workload >/dev/null
+    swift build -c release --traits ChecksOn --scratch-path .build-checks --product Workload >/dev/null
+    binaries=(.build/release/KernelRunner .build-checks/release/KernelRunner .build/release/Workload
+        .build-checks/release/Workload)
 fi
 
 work=$(mktemp -d)
@@ -30,19 +44,17 @@ trap 'rm -rf "$work"' EXIT
 forbidden='swift_[A-Za-z]*KeyPath|Confined(<[^>]*>)?\.subscript'
 failures=0
 
-for runner in "${runners[@]}"; do
-    # The benchmark module's own functions (mangled), and their demangled names.
+# Prints the calls and jumps in "$work/code" that reach a forbidden function, demangled.
+forbidden_calls() {
+    swift demangle --simplified < "$work/code" | grep -E "(call|jmp) .*<[^>]*($forbidden)" || true
+}
+
+check_kernels() {
+    local runner=$1
+    # The benchmark module's own functions (mangled).
     nm "$runner" | awk '$2 ~ /^[tT]$/ && $3 ~ /CheckKernels/ {print $3}' | sort -u > "$work/symbols"
-    xargs swift demangle < "$work/symbols" > "$work/demangled"
-    "$runner" list > "$work/kernels"
-    while IFS=$'\t' read -r kernel function _; do
-        root=$(awk -v f="$function(" '{ split($0, parts, " ---> "); d = parts[2];
-            if (index(d, "CheckKernels." f) == 1 || index(d, "CheckKernels.IsolatedModel." f) == 1) print parts[1] }' \
-            "$work/demangled" | head -n 1)
-        if [ -z "$root" ]; then
-            echo "check-no-keypaths.sh: no symbol for '$function' (kernel '$kernel') in $runner" >&2
-            exit 1
-        fi
+    scripts/kernel-symbols.sh "$runner" > "$work/kernels"
+    while IFS=$'\t' read -r kernel root _; do
         # Walk the calls into the benchmark module's own functions, each function once.
         pending=("$root")
         : > "$work/seen"
@@ -59,10 +71,10 @@ for runner in "${runners[@]}"; do
             done < <(sed -n -E 's/.*(call|jmp) +[0-9a-f]+ <([^+>@]+)>$/\2/p' "$work/function" | sort -u)
         done
         if [ ! -s "$work/code" ]; then
-            echo "check-no-keypaths.sh: empty disassembly for '$function' in $runner" >&2
+            echo "check-no-keypaths.sh: empty disassembly for kernel '$kernel' in $runner" >&2
             exit 1
         fi
-        hits=$(swift demangle --simplified < "$work/code" | grep -E "(call|jmp) .*<[^>]*($forbidden)" || true)
+        hits=$(forbidden_calls)
         if [ -n "$hits" ]; then
             failures=$((failures + 1))
             echo "KEY PATH  $runner  $kernel ($(wc -l < "$work/seen") functions):"
@@ -71,8 +83,44 @@ for runner in "${runners[@]}"; do
             printf 'ok        %-36s %-28s %s function(s)\n' "$runner" "$kernel" "$(wc -l < "$work/seen")"
         fi
     done < "$work/kernels"
+}
+
+check_workload() {
+    local binary=$1
+    # Every function of the Workload module, and the library's generics specialised for its types (their
+    # mangled names spell the module too).
+    nm "$binary" | awk '$2 ~ /^[tT]$/ && $3 ~ /8Workload/ {print $3}' | sort -u > "$work/symbols"
+    # One disassembly of the whole binary; each kept function's lines prefixed with its symbol.
+    objdump -d --no-show-raw-insn "$binary" | awk -v list="$work/symbols" '
+        BEGIN { while ((getline line < list) > 0) keep[line] = 1 }
+        /^[0-9a-f]+ <[^>]+>:$/ { name = $2; gsub(/^<|>:$/, "", name); inside = (name in keep); next }
+        inside && NF > 0 { print name ":" $0 }
+    ' > "$work/code"
+    local functions
+    functions=$(cut -d: -f1 "$work/code" | sort -u | wc -l)
+    # The services must be there to be checked: their methods, or the batch loops they are inlined into.
+    if [ "$functions" -lt 10 ] || ! grep -q 'Pipeline' <(swift demangle --simplified < "$work/symbols"); then
+        echo "check-no-keypaths.sh: no Workload functions found in $binary ($functions)" >&2
+        exit 1
+    fi
+    hits=$(forbidden_calls)
+    if [ -n "$hits" ]; then
+        failures=$((failures + 1))
+        echo "KEY PATH  $binary  ($functions functions of the Workload module):"
+        printf '%s\n' "$hits" | sed 's/^/    /'
+    else
+        printf 'ok        %-36s %-28s %s function(s)\n' "$binary" "Workload module" "$functions"
+    fi
+}
+
+for binary in "${binaries[@]}"; do
+    case "$binary" in
+        *KernelRunner) check_kernels "$binary" ;;
+        *Workload) check_workload "$binary" ;;
+        *) echo "check-no-keypaths.sh: '$binary' is neither a KernelRunner nor a Workload build" >&2; exit 64 ;;
+    esac
 done
 if [ "$failures" -gt 0 ]; then
-    echo "check-no-keypaths.sh: $failures kernel(s) build or apply a key path at -O (see above)" >&2
+    echo "check-no-keypaths.sh: $failures build(s) or kernel(s) build or apply a key path at -O (see above)" >&2
     exit 1
 fi

@@ -23,20 +23,12 @@ trap 'rm -rf "$work"' EXIT
 # count a copy without it; symbols (the function names callgrind needs) are kept.
 objcopy --strip-debug "$runner" "$work/KernelRunner"
 
-# Map each loop function's Swift name to its mangled symbol (callgrind matches symbol names).
-nm "$work/KernelRunner" | awk '$2 ~ /^[tT]$/ && $3 ~ /CheckKernels/ {print $3}' | sort -u > "$work/symbols"
-xargs swift demangle < "$work/symbols" > "$work/demangled"
+# Each kernel's loop function, by its mangled symbol (callgrind matches symbol names).
+"$(dirname "$0")/kernel-symbols.sh" "$work/KernelRunner" > "$work/kernels"
 
-"$work/KernelRunner" list | while IFS=$'\t' read -r kernel function _; do
-    symbol=$(awk -v f="$function(" '{ split($0, parts, " ---> "); d = parts[2];
-        if (index(d, "CheckKernels." f) == 1 || index(d, "CheckKernels.IsolatedModel." f) == 1) print parts[1] }' \
-        "$work/demangled" | head -n 1)
-    if [ -z "$symbol" ]; then
-        echo "instructions.sh: no symbol for '$function' (kernel '$kernel')" >&2
-        exit 1
-    fi
+while IFS=$'\t' read -r kernel symbol _; do
     total=$(valgrind --tool=callgrind --callgrind-out-file="$work/out" --collect-atstart=no \
         --toggle-collect="$symbol" "$work/KernelRunner" check "$kernel" "$iterations" 2>&1 |
         sed -n 's/.*Collected : \([0-9]*\).*/\1/p')
     awk -v k="$kernel" -v t="$total" -v n="$iterations" 'BEGIN { printf "%s\t%.2f\n", k, t / n }'
-done
+done < "$work/kernels"

@@ -147,6 +147,10 @@ public struct Confined<Value> {
         let passes = record._passesFastPath
         _fixLifetime(record)
         #else
+        // Not `_onFastPath()`: it gets the property's own accessors inlined into every caller (1,129 ->
+        // 905 instructions per id in the Workload), but a report's access site then loses its file and
+        // line where the return address falls in the inlined miss branch (`ReportContentTests`,
+        // release + ReleaseChecks; Benchmarks/README.md, "Realistic workload").
         let protection = object.confinement
         let passes = protection._passesFastPath
         #endif
@@ -159,6 +163,7 @@ public struct Confined<Value> {
             // Main-queue work under dispatchMain() (rule 3) before the member: reading the declaration
             // site is an exclusivity access, most of what a miss costs in the caller.
             if Checking.passesAsMainQueueWork(settledWord: AtomicWord.loadRelaxed(firstIn: protection._record)) { return }
+            #if DEBUG
             // No name here: a given name is found by the declaration site when a report or an options
             // predicate needs it (`GivenPropertyNames`).
             protection._checkFailedFastPath(
@@ -166,9 +171,27 @@ public struct Confined<Value> {
                 member: .property(name: nil, declaredAt: object[keyPath: storageKeyPath]._declaredAt.compact),
                 tier: .assert
             )
+            #else
+            // One small non-generic call at -O: the member reference is built out of line (see there).
+            protection._propertyCheckFailedFastPath(object, declaredAt: object[keyPath: storageKeyPath]._declaredAt)
+            #endif
         }
     }
     #endif
 }
 
 extension Confined: Sendable where Value: Sendable {}
+
+#if SCHEDULABLE_CHECKS
+extension Confinement {
+    /// The slow path of a `@Confined` access (see ``ConfinementRecord/_propertyCheckFailedFastPath(_:declaredAt:)``).
+    @usableFromInline
+    @_transparent  // inlined even at -Onone: a forwarder only
+    func _propertyCheckFailedFastPath(_ object: AnyObject, declaredAt: PackedCodeLocation) {
+        // Unretained, as in `_checkFailedFastPath`.
+        Unmanaged.passUnretained(_record)._withUnsafeGuaranteedRef {
+            $0._propertyCheckFailedFastPath(object, declaredAt: declaredAt)
+        }
+    }
+}
+#endif

@@ -17,6 +17,25 @@ extension ConfinementRecord {
         )
     }
 
+    #if SCHEDULABLE_CHECKS
+    /// The slow path of a `@Confined` access (`Confined._check`), after its inline main-queue test:
+    /// builds the member reference here, out of line. Inlined into each property accessor, the
+    /// reference (the declaration site unpacked, with its interned case's call) made the miss branch
+    /// big enough that `-O` kept the property's own accessors as calls in user code (Benchmarks/README.md,
+    /// "Realistic workload"); one call with the object and 8 bytes leaves the accessor small.
+    ///
+    /// - Parameters:
+    ///   - object: The protected object.
+    ///   - declaredAt: The property's declaration site (no name: a given name is found by the site when a
+    ///     report or an options predicate needs it, `GivenPropertyNames`).
+    @usableFromInline
+    @inline(never)
+    func _propertyCheckFailedFastPath(_ object: AnyObject, declaredAt: PackedCodeLocation) {
+        // Main-queue work under dispatchMain() was asked inline by the caller, with the same test.
+        checkFailedFastPath(object: object, member: .property(name: nil, declaredAt: declaredAt.compact), tier: .assert)
+    }
+    #endif
+
     /// The slow path of a box's accessor (see ``_checkAccessor(_:)``): always-on tier, no call site.
     @usableFromInline
     func _accessorCheckFailedFastPath(_ member: StaticString, typeName: String? = nil) {

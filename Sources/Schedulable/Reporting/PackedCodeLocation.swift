@@ -59,6 +59,7 @@ package struct PackedCodeLocation: @unchecked Sendable {
 
     /// The interned site whose bits are `bits`.
     @usableFromInline
+    @inline(never)  // rare: kept out of the slow paths that unpack a site (their frames stay small)
     static func interned(_ bits: UInt64) -> CompactCodeLocation {
         table.withLock { $0.sites[Int(bits >> 16)] }
     }
