@@ -13,9 +13,21 @@ import Dispatch
 import Foundation
 import Schedulable
 
-private func sharedLine(_ owner: String, _ first: ProbeSubject, _ second: ProbeSubject, onOwner: Bool, elsewhere: Bool) {
+/// Makes two objects with `make` (in their owner's work) and writes their line; `onOwner` answers in
+/// the owner's work, `elsewhere` on the calling thread unless given.
+private func sharedLine(
+    _ owner: String,
+    make: () -> (ProbeSubject, ProbeSubject),
+    onOwner: (@escaping @Sendable () -> Bool) -> Bool,
+    elsewhere: ((@escaping @Sendable () -> Bool) -> Bool)? = nil
+) {
+    let (first, second) = make()
+    let isolated: @Sendable () -> Bool = { first.confinement.isIsolated && second.confinement.isIsolated }
+    let isolatedEither: @Sendable () -> Bool = { first.confinement.isIsolated || second.confinement.isIsolated }
     let shares = first.confinement.refersToSameRecord(as: second.confinement)
-    StandardError.write("shared \(owner) \(shares ? 1 : 0) \(onOwner ? 1 : 0) \(elsewhere ? 1 : 0)\n")
+    let there = onOwner(isolated)
+    let here = elsewhere.map { $0(isolatedEither) } ?? isolatedEither()
+    StandardError.write("shared \(owner) \(shares ? 1 : 0) \(there ? 1 : 0) \(here ? 1 : 0)\n")
 }
 
 /// Whether `body` answers yes on a new plain thread (neither main nor any scheduler's).
@@ -35,29 +47,26 @@ private func onPlainThread(_ body: @escaping @Sendable () -> Bool) -> Bool {
 func runSharedRecordCells(repetitions: Int) -> Never {
     for index in 0..<repetitions {
         let queue = SerialQueueScheduler(label: "probe.shared.queue.\(index)")
-        let (a, b) = queue.sync { (ProbeSubject(Confinement(owner: queue)), ProbeSubject(Confinement(owner: queue))) }
         sharedLine(
-            "serialQueue", a, b,
-            onOwner: queue.sync { a.confinement.isIsolated && b.confinement.isIsolated },
-            elsewhere: a.confinement.isIsolated || b.confinement.isIsolated
+            "serialQueue",
+            make: { queue.sync { (ProbeSubject(Confinement(owner: queue)), ProbeSubject(Confinement(owner: queue))) } },
+            onOwner: { queue.sync($0) }
         )
 
         let thread = ThreadScheduler(label: "probe.shared.thread.\(index)")
-        let (c, d) = thread.sync { (ProbeSubject(Confinement(owner: thread)), ProbeSubject(Confinement(owner: thread))) }
         sharedLine(
-            "threadScheduler", c, d,
-            onOwner: thread.sync { c.confinement.isIsolated && d.confinement.isIsolated },
-            elsewhere: c.confinement.isIsolated || d.confinement.isIsolated
+            "threadScheduler",
+            make: { thread.sync { (ProbeSubject(Confinement(owner: thread)), ProbeSubject(Confinement(owner: thread))) } },
+            onOwner: { thread.sync($0) }
         )
         thread.shutdown()
 
         // On the main thread: `Confinement()` and `Confinement(owner: MainThreadScheduler.shared)`.
-        let e = ProbeSubject(Confinement())
-        let f = ProbeSubject(Confinement(owner: MainThreadScheduler.shared))
         sharedLine(
-            "main", e, f,
-            onOwner: e.confinement.isIsolated && f.confinement.isIsolated,
-            elsewhere: onPlainThread { e.confinement.isIsolated || f.confinement.isIsolated }
+            "main",
+            make: { (ProbeSubject(Confinement()), ProbeSubject(Confinement(owner: MainThreadScheduler.shared))) },
+            onOwner: { $0() },
+            elsewhere: onPlainThread
         )
     }
     exit(0)
