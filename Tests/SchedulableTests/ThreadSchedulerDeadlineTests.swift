@@ -95,13 +95,17 @@ struct ThreadSchedulerDeadlineTests {
         let far = withConfinementViolationHandler(recorder) {
             scheduler.schedule(after: .seconds(30)) {}
         }
-        scheduler.sync {}  // The loop has seen the deadline and goes back to its (timed) wait.
         let tid = scheduler.osThreadID
-        try await Task.sleep(for: .milliseconds(50))
-        let switchesBefore = try #require(threadVoluntaryContextSwitches(tid: tid))
-        try await Task.sleep(for: .milliseconds(200))
-        let switchesAfter = try #require(threadVoluntaryContextSwitches(tid: tid))
-        #expect(switchesAfter - switchesBefore == 0)
+        // 50 windows of 20 ms, each after an event that sends the loop back to a timed wait whose
+        // timeout it computes anew: a loop that polls or shortens its wait shows a wake-up in some.
+        for _ in 0..<50 {
+            scheduler.sync {}
+            try #require(waitUntilTheLoopSleeps(scheduler))
+            let switchesBefore = try #require(threadVoluntaryContextSwitches(tid: tid))
+            try await Task.sleep(for: .milliseconds(20))
+            let switchesAfter = try #require(threadVoluntaryContextSwitches(tid: tid))
+            #expect(switchesAfter - switchesBefore == 0)
+        }
         #expect(!far.isCancelled)
     }
 

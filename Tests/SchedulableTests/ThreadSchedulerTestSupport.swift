@@ -76,3 +76,31 @@ func threadVoluntaryContextSwitches(tid: UInt64) -> Int? {
     }
     return nil
 }
+
+/// The state letter of a thread of this process (third field of its stat: `S` for a thread blocked
+/// in the kernel, `R` running or runnable).
+func threadState(tid: UInt64) -> Character? {
+    guard let text = readSmallFile("/proc/self/task/\(tid)/stat"),
+        let afterName = text.lastIndex(of: ")")  // The name field may hold spaces and parentheses.
+    else { return nil }
+    return text[text.index(after: afterName)...].first(where: { $0 != " " })
+}
+
+/// Waits until `scheduler`'s loop thread is asleep in its own wait: the precondition of a test that
+/// counts the loop's wake-ups, proved rather than assumed after a sleep (on a loaded machine a loop
+/// preempted after its last event may reach its wait only later, and that block would be counted).
+///
+/// `isLoopWaiting` read under the loop's mutex proves the loop is inside its condition wait, which
+/// released the mutex; the kernel's `S` state (read after unlocking, so the loop cannot be blocked on
+/// this test's hold) proves it has gone to sleep there. Nothing wakes it in between unless the
+/// library does, which is what the callers test. False if that is not seen within `seconds`.
+func waitUntilTheLoopSleeps(_ scheduler: ThreadScheduler, seconds: Double = 10) -> Bool {
+    let tid = scheduler.osThreadID
+    let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(seconds * 1e9)
+    while DispatchTime.now().uptimeNanoseconds < deadline {
+        let inItsWait = scheduler.loop.mutex.withLock { scheduler.loop.isLoopWaiting }
+        if inItsWait && threadState(tid: tid) == "S" { return true }
+        usleep(200)
+    }
+    return false
+}
