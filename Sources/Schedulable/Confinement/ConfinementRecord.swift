@@ -338,10 +338,7 @@ enum SharedFixedRecord {
     /// one load; the closure that makes it (which retains `owner`) is built only while the slot is empty.
     @inline(__always)
     static func record(in slot: OnceSlot, for owner: ExecutionContext) -> ConfinementRecord {
-        if let made = slot.madeObject {
-            return Unmanaged<ConfinementRecord>.fromOpaque(made).takeUnretainedValue()
-        }
-        return make(in: slot, for: owner)
+        madeRecord(in: slot)?.takeUnretainedValue() ?? make(in: slot, for: owner)
     }
 
     /// The first object's path of ``record(in:for:)``.
