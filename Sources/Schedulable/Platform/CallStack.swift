@@ -195,25 +195,85 @@ private enum RuntimeImages {
             map = ImageMap.capture()
             images.withLock { $0 = map }
         }
+        #if os(Linux)
+        // The inlined frames come from `InlinedCallSites` below: the Runtime's own lookup misses nested ones.
+        let options: Backtrace.SymbolicationOptions = [.showSourceLocations, .useSymbolCache]
+        #else
         let options: Backtrace.SymbolicationOptions = [.showInlineFrames, .showSourceLocations, .useSymbolCache]
+        #endif
         guard let symbolicated = symbolicating.withLock({ backtrace.symbolicated(with: map, options: options) })
         else { return [] }
-        return symbolicated.frames.compactMap { frame -> CallStack.Frame? in
-            guard let address = UInt(frame.captured.originalProgramCounter) else { return nil }
-            var result = CallStack.Frame(address: address, isInlined: frame.inlined, isThunk: frame.isSwiftThunk)
-            if let symbol = frame.symbol {
-                result.rawName = symbol.rawName
-                result.name = symbol.name
-                result.image = symbol.imageName
-                if let location = symbol.sourceLocation, location.line > 0 {
-                    result.path = location.path
-                    result.line = location.line
+        var frames: [CallStack.Frame] = []
+        var groupStart = 0
+        for frame in symbolicated.frames {
+            guard var converted = convert(frame, map) else { continue }
+            if frames.last.map({ $0.address != converted.address || !$0.isInlined }) ?? true { groupStart = frames.count }
+            #if os(Linux)
+            // The inlined calls at a physical frame's address as DWARF has them (see `InlinedCallSites`):
+            // the physical frame is at the outermost one's call, the innermost at the line table's row
+            // for the address (where the Runtime put the frame).
+            if !converted.isInlined, let index = map.indexOfImage(at: frame.captured.adjustedProgramCounter),
+               let path = map[index].path, let pc = UInt64(frame.captured.adjustedProgramCounter),
+               let base = UInt64(map[index].baseAddress), pc >= base {
+                let sites = InlinedCallSites.sites(inImageAt: path, address: pc - base)
+                if let outermost = sites.first {
+                    let innermost = groupStart < frames.count ? frames[groupStart] : converted
+                    frames.removeSubrange(groupStart...)
+                    frames += inlinedFrames(sites, at: converted.address, image: converted.image, innermost: innermost)
+                    converted.path = outermost.callLine > 0 ? outermost.callFile : nil
+                    converted.line = outermost.callLine > 0 ? outermost.callLine : nil
                 }
-            } else if let index = map.indexOfImage(at: frame.captured.originalProgramCounter) {
-                result.image = map[index].name
             }
-            return result
+            #endif
+            frames.append(converted)
         }
+        return frames
+    }
+
+    #if os(Linux)
+    /// Frames for the inlined calls `sites` (outermost first) at `address`, innermost first as the
+    /// `Runtime` gives them: each at the call of the one inlined into it, the innermost where
+    /// `innermost` (the line table's row) is.
+    private static func inlinedFrames(
+        _ sites: [InlinedCallSites.Site], at address: UInt, image: String?, innermost: CallStack.Frame
+    ) -> [CallStack.Frame] {
+        sites.indices.reversed().map { index in
+            var frame = CallStack.Frame(address: address, image: image, isInlined: true)
+            frame.rawName = sites[index].linkageName
+            frame.name = sites[index].linkageName.map(demangled)
+            if index + 1 < sites.count {
+                let call = sites[index + 1]
+                frame.path = call.callLine > 0 ? call.callFile : nil
+                frame.line = call.callLine > 0 ? call.callLine : nil
+            } else {
+                frame.path = innermost.path
+                frame.line = innermost.line
+            }
+            return frame
+        }
+    }
+
+    /// A linkage name demangled as the Runtime names its frames (`Inbox.unread.getter`, the short form).
+    private static func demangled(_ name: String) -> String {
+        SymbolicatedBacktrace.Symbol(imageIndex: -1, imageName: "", rawName: name, offset: 0, sourceLocation: nil).name
+    }
+    #endif
+
+    private static func convert(_ frame: SymbolicatedBacktrace.Frame, _ map: ImageMap) -> CallStack.Frame? {
+        guard let address = UInt(frame.captured.originalProgramCounter) else { return nil }
+        var result = CallStack.Frame(address: address, isInlined: frame.inlined, isThunk: frame.isSwiftThunk)
+        if let symbol = frame.symbol {
+            result.rawName = symbol.rawName
+            result.name = symbol.name
+            result.image = symbol.imageName
+            if let location = symbol.sourceLocation, location.line > 0 {
+                result.path = location.path
+                result.line = location.line
+            }
+        } else if let index = map.indexOfImage(at: frame.captured.originalProgramCounter) {
+            result.image = map[index].name
+        }
+        return result
     }
 
     private static func isOutside(_ frame: Backtrace.Frame, _ map: ImageMap) -> Bool {
