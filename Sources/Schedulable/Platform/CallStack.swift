@@ -195,12 +195,7 @@ private enum RuntimeImages {
             map = ImageMap.capture()
             images.withLock { $0 = map }
         }
-        #if os(Linux)
-        // The inlined frames come from `InlinedCallSites` below: the Runtime's own lookup misses nested ones.
-        let options: Backtrace.SymbolicationOptions = [.showSourceLocations, .useSymbolCache]
-        #else
         let options: Backtrace.SymbolicationOptions = [.showInlineFrames, .showSourceLocations, .useSymbolCache]
-        #endif
         guard let symbolicated = symbolicating.withLock({ backtrace.symbolicated(with: map, options: options) })
         else { return [] }
         var frames: [CallStack.Frame] = []
@@ -209,20 +204,16 @@ private enum RuntimeImages {
             guard var converted = convert(frame, map) else { continue }
             if frames.last.map({ $0.address != converted.address || !$0.isInlined }) ?? true { groupStart = frames.count }
             #if os(Linux)
-            // The inlined calls at a physical frame's address as DWARF has them (see `InlinedCallSites`):
-            // the physical frame is at the outermost one's call, the innermost at the line table's row
-            // for the address (where the Runtime put the frame).
-            if !converted.isInlined, let index = map.indexOfImage(at: frame.captured.adjustedProgramCounter),
-               let path = map[index].path, let pc = UInt64(frame.captured.adjustedProgramCounter),
-               let base = UInt64(map[index].baseAddress), pc >= base {
-                let sites = InlinedCallSites.sites(inImageAt: path, address: pc - base)
-                if let outermost = sites.first {
-                    let innermost = groupStart < frames.count ? frames[groupStart] : converted
-                    frames.removeSubrange(groupStart...)
-                    frames += inlinedFrames(sites, at: converted.address, image: converted.image, innermost: innermost)
-                    converted.path = outermost.callLine > 0 ? outermost.callFile : nil
-                    converted.line = outermost.callLine > 0 ? outermost.callLine : nil
-                }
+            // The inlined calls at a physical frame's address as DWARF has them (see `InlinedCallSites`)
+            // replace the Runtime's (the frames since `groupStart`), which miss nested ones: the physical
+            // frame is at the outermost one's call, the innermost at the line table's row for the address
+            // (where the Runtime put its innermost frame). Where the reader cannot say (`nil`: no DWARF 4
+            // for the address), the Runtime's frames stay.
+            if !converted.isInlined, let sites = dwarfSites(frame.captured, map) {
+                let innermost = groupStart < frames.count ? frames[groupStart] : converted
+                frames.removeSubrange(groupStart...)
+                frames += inlinedFrames(sites, at: converted.address, image: converted.image, innermost: innermost)
+                (converted.path, converted.line) = sites.first.map { ($0.callFile, $0.callLine) } ?? (innermost.path, innermost.line)
             }
             #endif
             frames.append(converted)
@@ -231,6 +222,14 @@ private enum RuntimeImages {
     }
 
     #if os(Linux)
+    /// The inlined calls at a captured frame's address, from its image's DWARF (`nil`: unknown).
+    private static func dwarfSites(_ frame: Backtrace.Frame, _ map: ImageMap) -> [InlinedCallSites.Site]? {
+        guard let index = map.indexOfImage(at: frame.adjustedProgramCounter), let path = map[index].path,
+              let pc = UInt64(frame.adjustedProgramCounter), let base = UInt64(map[index].baseAddress), pc >= base
+        else { return nil }
+        return InlinedCallSites.sites(inImageAt: path, offsetFromMapping: pc - base)
+    }
+
     /// Frames for the inlined calls `sites` (outermost first) at `address`, innermost first as the
     /// `Runtime` gives them: each at the call of the one inlined into it, the innermost where
     /// `innermost` (the line table's row) is.
@@ -242,12 +241,9 @@ private enum RuntimeImages {
             frame.rawName = sites[index].linkageName
             frame.name = sites[index].linkageName.map(demangled)
             if index + 1 < sites.count {
-                let call = sites[index + 1]
-                frame.path = call.callLine > 0 ? call.callFile : nil
-                frame.line = call.callLine > 0 ? call.callLine : nil
+                (frame.path, frame.line) = (sites[index + 1].callFile, sites[index + 1].callLine)
             } else {
-                frame.path = innermost.path
-                frame.line = innermost.line
+                (frame.path, frame.line) = (innermost.path, innermost.line)
             }
             return frame
         }

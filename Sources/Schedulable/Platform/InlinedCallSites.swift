@@ -5,9 +5,9 @@ import Glibc
 import Musl
 #endif
 
-/// The inlined calls at one address of an ELF image, read from its DWARF 4 debug information: the
-/// call sites a report's access site needs when the toolchain `Runtime` module's lookup misses them
-/// (reporting path only).
+/// The inlined calls at one address of an ELF image, read from its DWARF 2–4 debug information: the
+/// call sites a report's access site needs where the toolchain `Runtime` module's lookup misses them
+/// (reporting path only; `CallStack` uses it on Linux).
 ///
 /// Why: the `Runtime` module (Swift 6.3) finds inlined frames by a binary search over every inlined
 /// call's address range sorted by start, which assumes the ranges do not nest. When a nested inlined
@@ -18,391 +18,544 @@ import Musl
 /// site's file and line. It also drops every inlined call without a call column (a call made at line 0,
 /// as a compiler-generated accessor makes it). This reads the chain the way `llvm-symbolizer` does:
 /// the `DW_TAG_inlined_subroutine` entries whose ranges contain the address, outermost first.
+///
+/// DWARF 5 units are skipped (answer `nil`, and `CallStack` keeps the `Runtime`'s frames): Swift 6.3
+/// emits DWARF 4 for Swift code on Linux (`llvm-dwarfdump --debug-info`: 927 units of version 4 in the
+/// test binary; the 14 of version 5 are the C targets', built by clang), and version 5 would need its
+/// own unit header, forms (`strx`, `addrx`, `rnglistx`) and line table header for no report this
+/// library makes. Every read is bounded by its section (and unit); anything unexpected — a truncated
+/// section, an unknown form, a compressed section, 64-bit DWARF — answers `nil`, never a partial chain.
 enum InlinedCallSites {
     /// One inlined call: the function inlined (its linkage name) and where its caller called it.
-    struct Site: Equatable {
+    struct Site: Equatable, Sendable {
         var linkageName: String?
+        /// The call's file and line; `nil` where DWARF gives none (line 0, or no file).
         var callFile: String?
-        var callLine: Int
+        var callLine: Int?
     }
 
-    /// Images read so far, by path (`nil`: not an ELF image or no DWARF), kept mapped: a report's frames
-    /// are in few images, and indexing one's units is the expensive part (about 60 ms for a 20 MB test
-    /// binary, then about a millisecond per address).
+    /// Images read so far, by path (`nil`: not a readable ELF image, or no DWARF), each kept mapped
+    /// read-only: a report's frames are in few images, and indexing one's units is the expensive part
+    /// (about 60 ms for a 20 MB test binary, then about a millisecond per address). What stays is the
+    /// mapping (file-backed pages the kernel can drop) and a few words per compile unit; at most 64
+    /// images are kept. Behind the package's pthread lock (reports are made on many threads at once;
+    /// ThreadSanitizer cannot see `Synchronization.Mutex` on Linux).
     private static let images = LockedValue([String: DwarfImage?]())
 
-    /// The inlined calls containing `address` (an address of the image's file, as DWARF spells it),
-    /// outermost first: the first one was called from the physical function, each next one from the
-    /// one before. Empty when the image has no DWARF 4 information for it, or nothing is inlined there.
-    static func sites(inImageAt path: String, address: UInt64) -> [Site] {
-        let image = images.withLock { images -> DwarfImage? in
+    /// The inlined calls containing the address `offset` bytes after the start of the image's lowest
+    /// mapping (`ImageMap`'s base address on Linux), outermost first: the first was called from the
+    /// physical function, each next one from the one before. Empty when nothing is inlined there; `nil`
+    /// when the image's DWARF cannot say (no DWARF 2–4 unit covers it, or it is unreadable).
+    static func sites(inImageAt path: String, offsetFromMapping offset: UInt64) -> [Site]? {
+        guard let image = image(at: path) else { return nil }
+        let (address, overflow) = image.linkBase.addingReportingOverflow(offset)
+        return overflow ? nil : image.inlinedCalls(at: address)
+    }
+
+    /// The same for an address as DWARF spells it (a link-time address, as `llvm-symbolizer` takes).
+    static func sites(inImageAt path: String, fileAddress: UInt64) -> [Site]? {
+        image(at: path)?.inlinedCalls(at: fileAddress)
+    }
+
+    /// The same for an image's bytes (not kept): the reader on any input (tests).
+    static func sites(inImageBytes bytes: UnsafeRawBufferPointer, fileAddress: UInt64) -> [Site]? {
+        DwarfImage(bytes: bytes, mapping: nil)?.inlinedCalls(at: fileAddress)
+    }
+
+    /// The link-time address range of the image's `.text` section (tests sample addresses in it).
+    static func textRange(inImageAt path: String) -> Range<UInt64>? {
+        image(at: path)?.textRange
+    }
+
+    private static func image(at path: String) -> DwarfImage? {
+        images.withLock { images -> DwarfImage? in
             if let known = images[path] { return known }
-            let read = MappedFile(path: path).flatMap(DwarfImage.init)
+            let read = DwarfImage(mappingFileAt: path)
             if images.count >= 64 { images.removeAll() }
             images[path] = read
             return read
         }
-        return image?.inlinedCalls(at: address) ?? []
     }
 }
 
-/// A file mapped read-only (unmapped by the `DwarfImage` that reads it).
-private struct MappedFile {
+/// Little-endian reads that stay inside `limit` (a section or a unit); each answers `nil` past it.
+private struct Cursor {
     let bytes: UnsafeRawBufferPointer
+    let limit: Range<Int>
+    var at: Int
 
-    init?(path: String) {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var status = stat()
-        guard fstat(fd, &status) == 0, status.st_size > 0 else { return nil }
-        let size = Int(status.st_size)
-        guard let base = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0), base != UnsafeMutableRawPointer(bitPattern: -1)
-        else { return nil }
-        bytes = UnsafeRawBufferPointer(start: base, count: size)
-    }
-}
-
-/// A 64-bit little-endian ELF image's DWARF sections, bounds-checked reads only. Immutable once made
-/// (read from any thread).
-private final class DwarfImage: @unchecked Sendable {
-    let bytes: UnsafeRawBufferPointer
-    private var sections: [String: Range<Int>] = [:]
-    /// Each DWARF 2–4 unit with code: where its entries start and end, and its own root entry.
-    private var units: [Unit] = []
-
-    private struct Unit {
-        var start: Int
-        var entries: Int
-        var end: Int
-        var addressSize: Int
-        var abbreviationOffset: Int
-        var base: UInt64
-        var root: [UInt64: Value]
-    }
-
-    convenience init?(_ file: MappedFile) {
-        self.init(bytes: file.bytes)
-    }
-
-    deinit {
-        munmap(UnsafeMutableRawPointer(mutating: bytes.baseAddress), bytes.count)
-    }
-
-    init?(bytes: UnsafeRawBufferPointer) {
+    init(_ bytes: UnsafeRawBufferPointer, _ limit: Range<Int>, at: Int) {
         self.bytes = bytes
-        // ELFCLASS64, ELFDATA2LSB.
-        guard bytes.count > 64, bytes[0] == 0x7f, bytes[1] == 0x45, bytes[2] == 0x4c, bytes[3] == 0x46,
-              bytes[4] == 2, bytes[5] == 1
-        else { return nil }
-        guard let sectionHeaders = u64(0x28).flatMap(offsetInt), let entrySize = u16(0x3a).flatMap(offsetInt),
-              let count = u16(0x3c).flatMap(offsetInt), let namesIndex = u16(0x3e).flatMap(offsetInt),
-              let names = u64(sectionHeaders + namesIndex * entrySize + 0x18).flatMap(offsetInt)
-        else { return nil }
-        for index in 0..<count {
-            let header = sectionHeaders + index * entrySize
-            guard let nameOffset = u32(header).flatMap(offsetInt), let name = cString(names + nameOffset),
-                  let offset = u64(header + 0x18).flatMap(offsetInt), let size = u64(header + 0x20).flatMap(offsetInt),
-                  offset >= 0, size >= 0, offset <= bytes.count - size
-            else { continue }
-            sections[name] = offset..<(offset + size)
-        }
-        guard sections[".debug_info"] != nil else { return nil }
-        units = readUnits()
+        self.limit = limit
+        self.at = at
     }
 
-    private func readUnits() -> [Unit] {
-        guard let info = sections[".debug_info"] else { return [] }
-        var units: [Unit] = []
-        var unit = info.lowerBound
-        while unit < info.upperBound, let length = u32(unit).flatMap(offsetInt), length < 0xffff_fff0 {
-            let next = unit + 4 + length
-            defer { unit = next }
-            guard let version = u16(unit + 4), (2...4).contains(version),
-                  let abbreviationOffset = u32(unit + 6).flatMap(offsetInt), let addressSize = u8(unit + 10).flatMap(offsetInt),
-                  let table = abbreviations(at: abbreviationOffset)
-            else { continue }
-            var at = unit + 11
-            guard let (root, values) = entry(at: &at, abbreviations: table, addressSize: addressSize),
-                  root.tag == Self.tagCompileUnit
-            else { continue }
-            var base: UInt64 = 0
-            if case .number(let low)? = values[Self.atLowPC] { base = low }
-            units.append(Unit(start: unit, entries: at, end: next, addressSize: addressSize,
-                              abbreviationOffset: abbreviationOffset, base: base, root: values))
-        }
-        return units
+    var isAtEnd: Bool { !limit.contains(at) }
+
+    mutating func byte() -> UInt64? {
+        guard limit.contains(at) else { return nil }
+        defer { at += 1 }
+        return UInt64(bytes[at])
     }
 
-    // MARK: Reads (nil past the end)
-
-    /// An offset or size read from the file, if it could be one in this file.
-    private func offsetInt(_ value: UInt64) -> Int? {
-        value <= UInt64(bytes.count) ? Int(value) : nil
+    /// An unsigned little-endian integer of `size` bytes (at most 8).
+    mutating func fixed(_ size: Int) -> UInt64? {
+        guard (1...8).contains(size), at >= limit.lowerBound, at <= limit.upperBound - size else { return nil }
+        var value: UInt64 = 0
+        for index in 0..<size { value |= UInt64(bytes[at + index]) << (8 * index) }
+        at += size
+        return value
     }
 
-    private func u8(_ at: Int) -> UInt64? { at >= 0 && at < bytes.count ? UInt64(bytes[at]) : nil }
-    private func u16(_ at: Int) -> UInt64? {
-        guard let low = u8(at), let high = u8(at + 1) else { return nil }
-        return low | high << 8
-    }
-    private func u32(_ at: Int) -> UInt64? {
-        guard let low = u16(at), let high = u16(at + 2) else { return nil }
-        return low | high << 16
-    }
-    private func u64(_ at: Int) -> UInt64? {
-        guard let low = u32(at), let high = u32(at + 4) else { return nil }
-        return low | high << 32
-    }
-    private func cString(_ at: Int) -> String? {
-        guard at >= 0 else { return nil }
-        var end = at
-        while end < bytes.count, bytes[end] != 0 { end += 1 }
-        guard end < bytes.count else { return nil }
-        return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[at..<end]), as: UTF8.self)
-    }
-    private func uleb(_ at: inout Int) -> UInt64? {
+    mutating func uleb() -> UInt64? {
         var result: UInt64 = 0
         var shift: UInt64 = 0
-        while let byte = u8(at) {
-            at += 1
+        while let byte = byte() {
             if shift < 64 { result |= (byte & 0x7f) << shift }
             shift += 7
             if byte & 0x80 == 0 { return result }
         }
         return nil
     }
-    private func sleb(_ at: inout Int) -> Int64? {
-        var result: Int64 = 0
-        var shift: Int64 = 0
-        while let byte = u8(at) {
-            at += 1
-            if shift < 64 { result |= Int64(byte & 0x7f) << shift }
+
+    mutating func sleb() -> Int64? {
+        var result: UInt64 = 0
+        var shift: UInt64 = 0
+        while let byte = byte() {
+            if shift < 64 { result |= (byte & 0x7f) << shift }
             shift += 7
             if byte & 0x80 == 0 {
-                if shift < 64, byte & 0x40 != 0 { result |= -(Int64(1) << shift) }
-                return result
+                // Sign-extend from the last byte read (bit patterns: no arithmetic that could overflow).
+                if shift < 64, byte & 0x40 != 0 { result |= ~UInt64(0) << shift }
+                return Int64(bitPattern: result)
             }
         }
         return nil
     }
 
-    // MARK: DWARF 4
-
-    private struct Abbreviation {
-        var tag: UInt64
-        var hasChildren: Bool
-        var attributes: [(name: UInt64, form: UInt64, implicitConstant: Int64)]
+    /// A NUL-terminated string, which must end inside the limit.
+    mutating func cString() -> String? {
+        guard at >= limit.lowerBound else { return nil }
+        var end = at
+        while end < limit.upperBound, bytes[end] != 0 { end += 1 }
+        guard end < limit.upperBound else { return nil }
+        defer { at = end + 1 }
+        return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[at..<end]), as: UTF8.self)
     }
 
+    mutating func skip(_ count: UInt64) -> Bool {
+        guard at >= limit.lowerBound, count <= UInt64(limit.upperBound - at) else { return false }
+        at += Int(count)
+        return true
+    }
+
+    /// A cursor at `offset` into this cursor's limit (a section), `nil` if outside it.
+    func atOffset(_ offset: UInt64) -> Cursor? {
+        guard offset < UInt64(limit.count) else { return nil }
+        return Cursor(bytes, limit, at: limit.lowerBound + Int(offset))
+    }
+}
+
+/// A 64-bit little-endian ELF image's DWARF 2–4 compile units. Immutable once made (read from any
+/// thread); unmaps its file when released.
+private final class DwarfImage: @unchecked Sendable {
+    private let bytes: UnsafeRawBufferPointer
+    private let mapping: UnsafeRawBufferPointer?
+    /// The link-time address of the image's lowest mapping (0 for a position-independent image).
+    private(set) var linkBase: UInt64 = 0
+    private(set) var textRange: Range<UInt64>?
+    private var sections: [String: Range<Int>] = [:]
+    /// Each DWARF 2–4 compile unit: where it and its entries are, and its root entry's attributes.
+    private var units: [Unit] = []
+
+    private struct Unit {
+        var range: Range<Int>
+        var entries: Int
+        var version: UInt64
+        var addressSize: Int
+        var abbreviationOffset: UInt64
+        var root: [UInt64: Value]
+
+        /// The base address of range lists in the unit (its `DW_AT_low_pc`).
+        var base: UInt64 {
+            if case .address(let low)? = root[DW.lowPC] { return low }
+            return 0
+        }
+    }
+
+    /// An attribute's value, as far as the reader needs it.
     private enum Value {
         case number(UInt64)
+        case address(UInt64)
+        /// An entry, by its offset in the file.
+        case reference(Int)
         case string(String)
         case other
     }
 
-    // Tags, attributes and forms used (DWARF 4, section 7.5).
-    private static let tagCompileUnit: UInt64 = 0x11, tagSubprogram: UInt64 = 0x2e, tagInlined: UInt64 = 0x1d
-    private static let atName: UInt64 = 0x03, atStmtList: UInt64 = 0x10, atLowPC: UInt64 = 0x11, atHighPC: UInt64 = 0x12
-    private static let atAbstractOrigin: UInt64 = 0x31, atSpecification: UInt64 = 0x47, atRanges: UInt64 = 0x55
-    private static let atCompilationDirectory: UInt64 = 0x1b
-    private static let atCallFile: UInt64 = 0x58, atCallLine: UInt64 = 0x59, atLinkageName: UInt64 = 0x6e
-    private static let formAddress: UInt64 = 0x01
+    private struct Abbreviation {
+        var tag: UInt64
+        var hasChildren: Bool
+        var attributes: [(name: UInt64, form: UInt64)]
+    }
 
-    private func abbreviations(at offset: Int) -> [UInt64: Abbreviation]? {
-        guard let section = sections[".debug_abbrev"] else { return nil }
-        var at = section.lowerBound + offset
+    convenience init?(mappingFileAt path: String) {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var status = stat()
+        guard fstat(fd, &status) == 0, status.st_size > 0, let size = Int(exactly: status.st_size),
+              let base = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0), base != UnsafeMutableRawPointer(bitPattern: -1)
+        else { return nil }
+        let mapping = UnsafeRawBufferPointer(start: base, count: size)
+        self.init(bytes: mapping, mapping: mapping)
+    }
+
+    /// Reads the section table and the units' headers; `nil` if `bytes` is not such an image with
+    /// `.debug_info`. `mapping` is unmapped with the image, also when this fails.
+    init?(bytes: UnsafeRawBufferPointer, mapping: UnsafeRawBufferPointer?) {
+        self.bytes = bytes
+        self.mapping = mapping
+        guard readSections(), sections[".debug_info"] != nil, sections[".debug_abbrev"] != nil else { return nil }
+        units = readUnits()
+    }
+
+    deinit {
+        if let mapping { munmap(UnsafeMutableRawPointer(mutating: mapping.baseAddress), mapping.count) }
+    }
+
+    // MARK: ELF
+
+    private func readSections() -> Bool {
+        let file = Cursor(bytes, 0..<bytes.count, at: 0)
+        // ELFCLASS64, ELFDATA2LSB.
+        guard bytes.count >= 64, bytes[0] == 0x7f, bytes[1] == 0x45, bytes[2] == 0x4c, bytes[3] == 0x46,
+              bytes[4] == 2, bytes[5] == 1
+        else { return false }
+        func field(_ offset: Int, _ size: Int) -> UInt64? {
+            var cursor = file
+            cursor.at = offset
+            return cursor.fixed(size)
+        }
+        guard let headers = field(0x28, 8), let headerSize = field(0x3a, 2), let count = field(0x3c, 2),
+              let namesIndex = field(0x3e, 2), let programHeaders = field(0x20, 8),
+              let programHeaderSize = field(0x36, 2), let programCount = field(0x38, 2),
+              headerSize >= 0x40, namesIndex < count, headers < UInt64(bytes.count)
+        else { return false }
+        // Section header `index`: name, type, flags, address, offset, size.
+        func section(_ index: UInt64) -> (name: UInt64, type: UInt64, flags: UInt64, address: UInt64, range: Range<Int>)? {
+            let start = headers + index * headerSize
+            guard start < UInt64(bytes.count), let name = field(Int(start), 4), let type = field(Int(start) + 4, 4),
+                  let flags = field(Int(start) + 8, 8), let address = field(Int(start) + 0x10, 8),
+                  let offset = field(Int(start) + 0x18, 8), let size = field(Int(start) + 0x20, 8),
+                  offset <= UInt64(bytes.count), size <= UInt64(bytes.count) - offset
+            else { return nil }
+            return (name, type, flags, address, Int(offset)..<Int(offset + size))
+        }
+        guard let names = section(namesIndex) else { return false }
+        let nameTable = Cursor(bytes, names.range, at: names.range.lowerBound)
+        for index in 0..<count {
+            // SHT_NOBITS (8) has no bytes in the file; SHF_COMPRESSED (0x800) would need inflating.
+            guard let header = section(index), header.type != 8, header.flags & 0x800 == 0,
+                  var name = nameTable.atOffset(header.name), let string = name.cString()
+            else { continue }
+            sections[string] = header.range
+            if string == ".text" {
+                let (end, overflow) = header.address.addingReportingOverflow(UInt64(header.range.count))
+                textRange = overflow ? nil : header.address..<end
+            }
+        }
+        // The lowest PT_LOAD: the `Runtime`'s `ImageMap` gives an image's lowest mapping as its base.
+        if programHeaderSize >= 0x38 {
+            var lowest: UInt64?
+            for index in 0..<programCount {
+                let start = programHeaders &+ index &* programHeaderSize
+                guard start < UInt64(bytes.count), let type = field(Int(start), 4), type == 1,
+                      let address = field(Int(start) + 0x10, 8)
+                else { continue }
+                lowest = min(lowest ?? address, address)
+            }
+            let page = UInt64(max(sysconf(Int32(_SC_PAGESIZE)), 4096))
+            linkBase = (lowest ?? 0) & ~(page - 1)
+        }
+        return true
+    }
+
+    // MARK: Units
+
+    private func readUnits() -> [Unit] {
+        guard let info = sections[".debug_info"] else { return [] }
+        var units: [Unit] = []
+        var cursor = Cursor(bytes, info, at: info.lowerBound)
+        while !cursor.isAtEnd {
+            let start = cursor.at
+            guard let length = cursor.fixed(4) else { break }
+            if length == 0xffff_ffff {
+                // 64-bit DWARF: not read, but its length says where the next unit starts.
+                guard let length = cursor.fixed(8), cursor.skip(length) else { break }
+                continue
+            }
+            guard length < 0xffff_fff0, UInt64(info.upperBound - cursor.at) >= length else { break }
+            let range = start..<(cursor.at + Int(length))
+            defer { cursor.at = range.upperBound }
+            var header = Cursor(bytes, range, at: cursor.at)
+            guard let version = header.fixed(2), (2...4).contains(version),
+                  let abbreviationOffset = header.fixed(4), let addressSize = header.fixed(1),
+                  addressSize == 4 || addressSize == 8
+            else { continue }
+            var unit = Unit(range: range, entries: header.at, version: version, addressSize: Int(addressSize),
+                            abbreviationOffset: abbreviationOffset, root: [:])
+            guard let table = abbreviations(at: abbreviationOffset),
+                  let (abbreviation, root) = entry(&header, unit: unit, abbreviations: table),
+                  abbreviation.tag == DW.tagCompileUnit
+            else { continue }
+            unit.entries = header.at
+            unit.root = root
+            units.append(unit)
+        }
+        return units
+    }
+
+    private func abbreviations(at offset: UInt64) -> [UInt64: Abbreviation]? {
+        guard let section = sections[".debug_abbrev"],
+              var cursor = Cursor(bytes, section, at: section.lowerBound).atOffset(offset)
+        else { return nil }
         var table: [UInt64: Abbreviation] = [:]
         while true {
-            guard let code = uleb(&at) else { return nil }
+            guard let code = cursor.uleb() else { return nil }
             if code == 0 { return table }
-            guard let tag = uleb(&at), let children = u8(at) else { return nil }
-            at += 1
-            var attributes: [(UInt64, UInt64, Int64)] = []
+            guard let tag = cursor.uleb(), let children = cursor.byte() else { return nil }
+            var attributes: [(UInt64, UInt64)] = []
             while true {
-                guard let name = uleb(&at), let form = uleb(&at) else { return nil }
-                var constant: Int64 = 0
-                if form == 0x21 { guard let value = sleb(&at) else { return nil }; constant = value }
+                guard let name = cursor.uleb(), let form = cursor.uleb() else { return nil }
                 if name == 0 && form == 0 { break }
-                attributes.append((name, form, constant))
+                // DW_FORM_implicit_const (DWARF 5) keeps its value here: read past it (a unit using it is not read).
+                if form == DW.formImplicitConst { guard cursor.sleb() != nil else { return nil } }
+                attributes.append((name, form))
             }
             table[code] = Abbreviation(tag: tag, hasChildren: children != 0, attributes: attributes)
         }
     }
 
-    /// Reads one attribute value of a DWARF 2–4 unit (32-bit format), or skips it; `nil` for a form it
-    /// cannot size (the unit is then left alone).
-    private func value(form: UInt64, at: inout Int, addressSize: Int) -> Value? {
-        func fixed(_ size: Int, _ read: (Int) -> UInt64?) -> Value? {
-            defer { at += size }
-            return read(at).map(Value.number)
-        }
-        func skip(_ count: UInt64?) -> Value? {
-            guard let count else { return nil }
-            guard let count = Int(exactly: count), count <= bytes.count else { return nil }
-            at += count
+    /// Reads one attribute value of a DWARF 2–4 unit (32-bit format); `nil` for a form this reader does
+    /// not know, or a value past the unit's end.
+    private func value(form: UInt64, _ cursor: inout Cursor, unit: Unit, indirect: Bool = false) -> Value? {
+        func number(_ size: Int) -> Value? { cursor.fixed(size).map(Value.number) }
+        func block(_ length: UInt64?) -> Value? {
+            guard let length, cursor.skip(length) else { return nil }
             return .other
         }
+        func reference(_ offset: UInt64?, from base: Int) -> Value? {
+            guard let offset, offset < UInt64(bytes.count - base) else { return nil }
+            return .reference(base + Int(offset))
+        }
         switch form {
-        case 0x01: return fixed(addressSize, addressSize == 8 ? u64 : u32)
-        case 0x03: return u16(at).flatMap { length in at += 2; return skip(length) }
-        case 0x04: return u32(at).flatMap { length in at += 4; return skip(length) }
-        case 0x05, 0x12: return fixed(2, u16)
-        case 0x06, 0x10, 0x13, 0x17: return fixed(4, u32)
-        case 0x07, 0x14, 0x20: return fixed(8, u64)
-        case 0x08:
-            guard let string = cString(at) else { return nil }
-            at += string.utf8.count + 1
-            return .string(string)
-        case 0x09, 0x18: return skip(uleb(&at))
-        case 0x0a: return u8(at).flatMap { length in at += 1; return skip(length) }
-        case 0x0b, 0x0c, 0x11: return fixed(1, u8)
-        case 0x0d: return sleb(&at).map { .number(UInt64(bitPattern: $0)) }
-        case 0x0e:
-            guard let offset = u32(at), let strings = sections[".debug_str"] else { return nil }
-            at += 4
-            return offsetInt(offset).flatMap { cString(strings.lowerBound + $0) }.map(Value.string) ?? .other
-        case 0x0f, 0x15: return uleb(&at).map(Value.number)
-        case 0x16:
-            guard let actual = uleb(&at) else { return nil }
-            return value(form: actual, at: &at, addressSize: addressSize)
-        case 0x19: return .number(1)
+        case 0x01: return cursor.fixed(unit.addressSize).map(Value.address)  // addr
+        case 0x03: return block(cursor.fixed(2))  // block2
+        case 0x04: return block(cursor.fixed(4))  // block4
+        case 0x05: return number(2)  // data2
+        case 0x06: return number(4)  // data4
+        case 0x07: return number(8)  // data8
+        case 0x08: return cursor.cString().map(Value.string)  // string
+        case 0x09, 0x18: return block(cursor.uleb())  // block, exprloc
+        case 0x0a: return block(cursor.byte())  // block1
+        case 0x0b: return number(1)  // data1
+        case 0x0c: return cursor.byte().map { _ in Value.other }  // flag
+        case 0x0d: return cursor.sleb().map { .number(UInt64(bitPattern: $0)) }  // sdata
+        case 0x0e:  // strp
+            guard let offset = cursor.fixed(4), let strings = sections[".debug_str"],
+                  var string = Cursor(bytes, strings, at: strings.lowerBound).atOffset(offset)
+            else { return nil }
+            return string.cString().map(Value.string)
+        case 0x0f: return cursor.uleb().map(Value.number)  // udata
+        case 0x10:  // ref_addr: from the start of .debug_info, address-sized in DWARF 2
+            guard let info = sections[".debug_info"] else { return nil }
+            return reference(cursor.fixed(unit.version == 2 ? unit.addressSize : 4), from: info.lowerBound)
+        case 0x11: return reference(cursor.fixed(1), from: unit.range.lowerBound)  // ref1
+        case 0x12: return reference(cursor.fixed(2), from: unit.range.lowerBound)  // ref2
+        case 0x13: return reference(cursor.fixed(4), from: unit.range.lowerBound)  // ref4
+        case 0x14: return reference(cursor.fixed(8), from: unit.range.lowerBound)  // ref8
+        case 0x15: return reference(cursor.uleb(), from: unit.range.lowerBound)  // ref_udata
+        case 0x16:  // indirect (once)
+            guard !indirect, let actual = cursor.uleb() else { return nil }
+            return value(form: actual, &cursor, unit: unit, indirect: true)
+        case 0x17: return number(4)  // sec_offset
+        case 0x19: return .other  // flag_present
+        case 0x20: return number(8).map { _ in Value.other }  // ref_sig8
         default: return nil
         }
     }
 
-    /// The abbreviation and attributes of the entry at `at`, `nil` at a null entry or an unreadable one.
+    /// The abbreviation and attributes of the entry at the cursor; `nil` at a null entry or an
+    /// unreadable one.
     private func entry(
-        at: inout Int, abbreviations: [UInt64: Abbreviation], addressSize: Int
+        _ cursor: inout Cursor, unit: Unit, abbreviations: [UInt64: Abbreviation]
     ) -> (Abbreviation, [UInt64: Value])? {
-        guard let code = uleb(&at), code != 0, let abbreviation = abbreviations[code] else { return nil }
+        guard let code = cursor.uleb(), code != 0, let abbreviation = abbreviations[code] else { return nil }
         var values: [UInt64: Value] = [:]
         for attribute in abbreviation.attributes {
-            if attribute.form == 0x21 {
-                values[attribute.name] = .number(UInt64(bitPattern: attribute.implicitConstant))
-            } else {
-                guard let value = value(form: attribute.form, at: &at, addressSize: addressSize) else { return nil }
-                values[attribute.name] = value
-            }
+            guard let value = value(form: attribute.form, &cursor, unit: unit) else { return nil }
+            values[attribute.name] = value
         }
         return (abbreviation, values)
     }
 
-    private func contains(_ values: [UInt64: Value], _ address: UInt64, base: UInt64) -> Bool {
-        if case .number(let low)? = values[Self.atLowPC], case .number(let high)? = values[Self.atHighPC] {
-            // high_pc is an address in DW_FORM_addr, else an offset from low_pc; an offset is smaller.
-            let end = high < low ? low &+ high : high
-            return low <= address && address < end
+    /// Whether the entry's address ranges contain `address`: `nil` if it has ranges that cannot be read,
+    /// `false` if it has none (a declaration).
+    private func contains(_ values: [UInt64: Value], _ address: UInt64, unit: Unit) -> Bool? {
+        if case .address(let low)? = values[DW.lowPC], let high = values[DW.highPC] {
+            switch high {
+            case .address(let end): return low <= address && address < end  // DW_FORM_addr: an address
+            case .number(let size):  // a constant class: the size
+                let (end, overflow) = low.addingReportingOverflow(size)
+                return !overflow && low <= address && address < end
+            default: return nil
+            }
         }
-        guard case .number(let offset)? = values[Self.atRanges], let ranges = sections[".debug_ranges"] else { return false }
-        guard let offset = offsetInt(offset) else { return false }
-        var at = ranges.lowerBound + offset
-        var base = base
-        while at < ranges.upperBound, let start = u64(at), let end = u64(at + 8) {
-            at += 16
+        guard let ranges = values[DW.ranges] else { return false }
+        guard case .number(let offset) = ranges, let section = sections[".debug_ranges"],
+              var cursor = Cursor(bytes, section, at: section.lowerBound).atOffset(offset)
+        else { return nil }
+        let largest = unit.addressSize == 8 ? UInt64.max : UInt64(UInt32.max)
+        var base = unit.base
+        while true {
+            guard let start = cursor.fixed(unit.addressSize), let end = cursor.fixed(unit.addressSize) else { return nil }
             if start == 0 && end == 0 { return false }
-            if start == UInt64.max { base = end; continue }
-            if start &+ base <= address && address < end &+ base { return true }
+            if start == largest { base = end; continue }
+            if base &+ start <= address && address < base &+ end { return true }
         }
-        return false
     }
 
-    /// The file names of a DWARF 2–4 line program header, by index (1 on), relative ones in their
-    /// directory (index 0: the unit's own, `compilationDirectory`).
-    private func fileNames(lineProgram offset: Int, compilationDirectory: String?) -> [String] {
-        guard let lines = sections[".debug_line"] else { return [] }
-        var at = lines.lowerBound + offset + 4
-        guard let version = u16(at), (2...4).contains(version) else { return [] }
-        at += 2 + 4 + (version >= 4 ? 5 : 4)
-        guard let opcodeBase = u8(at) else { return [] }
-        at += Int(opcodeBase)
-        var directories = [compilationDirectory ?? ""]
-        while let directory = cString(at), !directory.isEmpty {
-            at += directory.utf8.count + 1
-            directories.append(directory)
+    /// The file names of the unit's DWARF 2–4 line program, by index (1 on; 0 is no file), with
+    /// relative ones joined to their directory and to the compilation directory; `nil` if unreadable.
+    private func fileNames(_ unit: Unit) -> [String?]? {
+        guard case .number(let offset)? = unit.root[DW.stmtList] else { return [nil] }
+        var compilationDirectory: String?
+        if case .string(let path)? = unit.root[DW.compilationDirectory] { compilationDirectory = path }
+        guard let lines = sections[".debug_line"],
+              var program = Cursor(bytes, lines, at: lines.lowerBound).atOffset(offset),
+              let length = program.fixed(4), length < 0xffff_fff0, UInt64(lines.upperBound - program.at) >= length
+        else { return nil }
+        var cursor = Cursor(bytes, program.at..<(program.at + Int(length)), at: program.at)
+        guard let version = cursor.fixed(2), (2...4).contains(version), let headerLength = cursor.fixed(4),
+              UInt64(cursor.limit.upperBound - cursor.at) >= headerLength
+        else { return nil }
+        // The header's own limit; then minimum_instruction_length, maximum_operations_per_instruction
+        // (version 4), default_is_stmt, line_base, line_range, opcode_base and the opcode lengths.
+        cursor = Cursor(bytes, cursor.at..<(cursor.at + Int(headerLength)), at: cursor.at)
+        guard cursor.skip(version >= 4 ? 5 : 4), let opcodeBase = cursor.byte(), opcodeBase > 0,
+              cursor.skip(opcodeBase - 1)
+        else { return nil }
+        func joined(_ directory: String?, _ name: String) -> String {
+            guard let directory, !directory.isEmpty, !name.hasPrefix("/") else { return name }
+            return directory.hasSuffix("/") ? directory + name : directory + "/" + name
         }
-        at += 1
-        var files = [""]
-        while let name = cString(at), !name.isEmpty {
-            at += name.utf8.count + 1
-            guard let directory = uleb(&at).flatMap(offsetInt), uleb(&at) != nil, uleb(&at) != nil else { break }
-            let inDirectory = !name.hasPrefix("/") && directory < directories.count && !directories[directory].isEmpty
-            files.append(inDirectory ? directories[directory] + "/" + name : name)
+        var directories: [String?] = [compilationDirectory]
+        while true {
+            guard let directory = cursor.cString() else { return nil }
+            if directory.isEmpty { break }
+            directories.append(joined(compilationDirectory, directory))
+        }
+        var files: [String?] = [nil]
+        while true {
+            guard let name = cursor.cString() else { return nil }
+            if name.isEmpty { break }
+            guard let directory = cursor.uleb(), cursor.uleb() != nil, cursor.uleb() != nil,
+                  directory < UInt64(directories.count)
+            else { return nil }
+            files.append(joined(directories[Int(directory)], name))
         }
         return files
     }
 
-    /// The function an inlined entry's abstract origin names (its linkage name), following a
-    /// declaration it refers to.
-    private func originName(
-        _ values: [UInt64: Value], unit: Int, abbreviations: [UInt64: Abbreviation], addressSize: Int
-    ) -> String? {
+    /// The unit holding the entry at file offset `offset`.
+    private func unit(holding offset: Int) -> Unit? {
+        units.first { $0.range.contains(offset) }
+    }
+
+    /// The linkage name of the function an inlined entry's abstract origin is (following a declaration
+    /// it refers to with `DW_AT_specification`), or its plain name; `nil` if none can be read.
+    private func originName(_ values: [UInt64: Value], unit: Unit, abbreviations: [UInt64: Abbreviation]) -> String? {
         var values = values
-        for reference in [Self.atAbstractOrigin, Self.atSpecification] {
-            guard case .number(let offset)? = values[reference] else { continue }
-            guard let offset = offsetInt(offset) else { return nil }
-            var at = unit + offset
-            guard let (_, referenced) = entry(at: &at, abbreviations: abbreviations, addressSize: addressSize) else { return nil }
+        for reference in [DW.abstractOrigin, DW.specification] {
+            if case .string(let name)? = values[DW.linkageName] { return name }
+            guard case .reference(let offset)? = values[reference] else { continue }
+            guard let target = unit.range.contains(offset) ? unit : self.unit(holding: offset),
+                  let table = target.range == unit.range ? abbreviations : self.abbreviations(at: target.abbreviationOffset)
+            else { return nil }
+            var cursor = Cursor(bytes, target.range, at: offset)
+            guard let (_, referenced) = entry(&cursor, unit: target, abbreviations: table) else { return nil }
             values = referenced
-            if case .string(let name)? = values[Self.atLinkageName] { return name }
         }
-        if case .string(let name)? = values[Self.atLinkageName] { return name }
-        if case .string(let name)? = values[Self.atName] { return name }
+        if case .string(let name)? = values[DW.linkageName] { return name }
+        if case .string(let name)? = values[DW.name] { return name }
         return nil
     }
 
-    func inlinedCalls(at address: UInt64) -> [InlinedCallSites.Site] {
-        guard let unit = units.first(where: { contains($0.root, address, base: $0.base) }),
-              let table = abbreviations(at: unit.abbreviationOffset)
-        else { return [] }
-        var files: [String] = []
-        if case .number(let offset)? = unit.root[Self.atStmtList] {
-            var directory: String?
-            if case .string(let path)? = unit.root[Self.atCompilationDirectory] { directory = path }
-            files = offsetInt(offset).map { fileNames(lineProgram: $0, compilationDirectory: directory) } ?? []
+    /// The inlined calls containing `address`, outermost first; `nil` if no DWARF 2–4 unit's function
+    /// contains it, or what is on the way cannot be read.
+    func inlinedCalls(at address: UInt64) -> [InlinedCallSites.Site]? {
+        for unit in units where contains(unit.root, address, unit: unit) == true {
+            guard let table = abbreviations(at: unit.abbreviationOffset), let files = fileNames(unit) else { return nil }
+            return inlinedCalls(at: address, in: unit, abbreviations: table, files: files)
         }
-        return inlinedCalls(at: address, from: unit.entries, to: unit.end, unit: unit.start, abbreviations: table,
-                            addressSize: unit.addressSize, base: unit.base, files: files)
+        return nil
     }
 
-    /// Walks a unit's entries to the subprogram containing `address` and collects the inlined entries
-    /// containing it, outermost first; stops when the innermost one closes.
+    /// Walks a unit's entries to the function containing `address` and collects the inlined entries
+    /// containing it, outermost first (nested entries come after their parent); stops when the
+    /// innermost one closes.
     private func inlinedCalls(
-        at address: UInt64, from start: Int, to end: Int, unit: Int, abbreviations: [UInt64: Abbreviation],
-        addressSize: Int, base: UInt64, files: [String]
-    ) -> [InlinedCallSites.Site] {
+        at address: UInt64, in unit: Unit, abbreviations: [UInt64: Abbreviation], files: [String?]
+    ) -> [InlinedCallSites.Site]? {
         var chain: [InlinedCallSites.Site] = []
-        var open: [Bool] = []  // per open entry: whether it contains the address
+        var open: [Bool] = []  // per open entry below the root: whether it contains the address
         var inFunction = false
-        var at = start
-        while at < end {
-            var probe = at
-            guard let code = uleb(&probe) else { return chain }
+        var cursor = Cursor(bytes, unit.range, at: unit.entries)
+        while !cursor.isAtEnd {
+            var probe = cursor
+            guard let code = probe.uleb() else { return nil }
             if code == 0 {
-                at = probe
-                if open.popLast() == true { return chain }
+                cursor = probe
+                guard let closed = open.popLast() else { return nil }  // the root closes: no function has it
+                if closed { return inFunction ? chain : nil }
                 continue
             }
-            guard let (abbreviation, values) = entry(at: &at, abbreviations: abbreviations, addressSize: addressSize)
-            else { return chain }
-            let isFunction = abbreviation.tag == Self.tagSubprogram
-            let isInlined = abbreviation.tag == Self.tagInlined
-            let containing = (isFunction || isInlined) && contains(values, address, base: base)
+            guard let (abbreviation, values) = entry(&cursor, unit: unit, abbreviations: abbreviations) else { return nil }
+            let isFunction = abbreviation.tag == DW.tagSubprogram
+            let isInlined = abbreviation.tag == DW.tagInlinedSubroutine
+            var containing = false
+            if isFunction || isInlined {
+                guard let contains = contains(values, address, unit: unit) else { return nil }
+                containing = contains
+            }
             if isFunction && containing { inFunction = true }
             if isInlined && containing && inFunction {
-                var site = InlinedCallSites.Site(linkageName: nil, callFile: nil, callLine: 0)
-                if case .number(let line)? = values[Self.atCallLine] { site.callLine = Int(clamping: line) }
-                if case .number(let file)? = values[Self.atCallFile], file < UInt64(files.count) { site.callFile = files[Int(file)] }
-                site.linkageName = originName(values, unit: unit, abbreviations: abbreviations, addressSize: addressSize)
+                var site = InlinedCallSites.Site()
+                if case .number(let line)? = values[DW.callLine], line > 0, case .number(let file)? = values[DW.callFile],
+                   file < UInt64(files.count), let path = files[Int(file)] {
+                    site.callFile = path
+                    site.callLine = Int(clamping: line)
+                }
+                site.linkageName = originName(values, unit: unit, abbreviations: abbreviations)
                 chain.append(site)
             }
             if abbreviation.hasChildren {
                 open.append(containing)
             } else if containing {
-                return chain
+                return inFunction ? chain : nil
             }
         }
-        return chain
+        return nil
     }
+}
+
+/// The DWARF constants the reader uses (DWARF 4, section 7.5).
+private enum DW {
+    static let tagCompileUnit: UInt64 = 0x11, tagSubprogram: UInt64 = 0x2e, tagInlinedSubroutine: UInt64 = 0x1d
+    static let name: UInt64 = 0x03, stmtList: UInt64 = 0x10, lowPC: UInt64 = 0x11, highPC: UInt64 = 0x12
+    static let compilationDirectory: UInt64 = 0x1b, abstractOrigin: UInt64 = 0x31, specification: UInt64 = 0x47
+    static let ranges: UInt64 = 0x55, callFile: UInt64 = 0x58, callLine: UInt64 = 0x59, linkageName: UInt64 = 0x6e
+    static let formImplicitConst: UInt64 = 0x21
 }
 #endif
