@@ -107,6 +107,24 @@ struct InlinedCallSitesTests {
         #endif
     }
 
+    @Test func lookupsFromManyThreadsAtOnceGiveOneAnswer() throws {
+        // 200 lookups at once under another name of this image (so indexed here, under the lock, while
+        // the others wait), each the same as a lookup made alone afterwards under its real path.
+        let path = try #require(Self.executablePath)
+        let text = try #require(InlinedCallSites.textRange(inImageAt: path))
+        let addresses = (0..<UInt64(8)).map { text.lowerBound + (text.upperBound - text.lowerBound) / 8 * $0 }
+        let answers = LockedValue([[InlinedCallSites.Site]?](repeating: nil, count: 200))
+        DispatchQueue.concurrentPerform(iterations: 200) { iteration in
+            let found = InlinedCallSites.sites(inImageAt: "/proc/self/exe", fileAddress: addresses[iteration % 8])
+            answers.withLock { $0[iteration] = found }
+        }
+        let expected = addresses.map { InlinedCallSites.sites(inImageAt: path, fileAddress: $0) }
+        #expect(expected.contains { $0 != nil })
+        answers.withLock { answers in
+            for (iteration, found) in answers.enumerated() { #expect(found == expected[iteration % 8]) }
+        }
+    }
+
     @Test func aCapturedStackNamesTheLineOfACallInlinedThere() throws {
         let (stack, line) = callerOfAnInlinedCapture()
         let frames = stack.frames()

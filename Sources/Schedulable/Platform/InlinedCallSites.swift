@@ -36,8 +36,9 @@ enum InlinedCallSites {
 
     /// Images read so far, by path (`nil`: not a readable ELF image, or no DWARF), each kept mapped
     /// read-only: a report's frames are in few images, and indexing one's units is the expensive part
-    /// (about 60 ms for a 20 MB test binary, then about a millisecond per address). What stays is the
-    /// mapping (file-backed pages the kernel can drop) and a few words per compile unit; at most 64
+    /// (about 60 ms for a 20 MB test binary, then about a millisecond per address), under the lock, so a
+    /// second thread reporting meanwhile waits rather than indexing it again. What stays is the
+    /// mapping (file-backed pages the kernel can drop) and about a hundred bytes per compile unit; at most 64
     /// images are kept. Behind the package's pthread lock (reports are made on many threads at once;
     /// ThreadSanitizer cannot see `Synchronization.Mutex` on Linux).
     private static let images = LockedValue([String: DwarfImage?]())
@@ -107,28 +108,23 @@ private struct Cursor {
         return value
     }
 
-    mutating func uleb() -> UInt64? {
-        var result: UInt64 = 0
-        var shift: UInt64 = 0
-        while let byte = byte() {
-            if shift < 64 { result |= (byte & 0x7f) << shift }
-            shift += 7
-            if byte & 0x80 == 0 { return result }
-        }
-        return nil
-    }
+    mutating func uleb() -> UInt64? { leb()?.bits }
 
     mutating func sleb() -> Int64? {
-        var result: UInt64 = 0
+        guard let (bits, shift, last) = leb() else { return nil }
+        // Sign-extend from the last byte read (bit patterns: no arithmetic that could overflow).
+        let extended = shift < 64 && last & 0x40 != 0 ? bits | ~UInt64(0) << shift : bits
+        return Int64(bitPattern: extended)
+    }
+
+    /// A LEB128 number's low 64 bits, how many bits it had, and its last byte.
+    private mutating func leb() -> (bits: UInt64, shift: UInt64, last: UInt64)? {
+        var bits: UInt64 = 0
         var shift: UInt64 = 0
         while let byte = byte() {
-            if shift < 64 { result |= (byte & 0x7f) << shift }
+            if shift < 64 { bits |= (byte & 0x7f) << shift }
             shift += 7
-            if byte & 0x80 == 0 {
-                // Sign-extend from the last byte read (bit patterns: no arithmetic that could overflow).
-                if shift < 64, byte & 0x40 != 0 { result |= ~UInt64(0) << shift }
-                return Int64(bitPattern: result)
-            }
+            if byte & 0x80 == 0 { return (bits, shift, byte) }
         }
         return nil
     }
@@ -310,7 +306,8 @@ private final class DwarfImage: @unchecked Sendable {
                   abbreviation.tag == DW.tagCompileUnit
             else { continue }
             unit.entries = header.at
-            unit.root = root
+            // Only what lookups read (not the producer's or the file's name).
+            unit.root = root.filter { DW.unitAttributes.contains($0.key) }
             units.append(unit)
         }
         return units
@@ -557,5 +554,6 @@ private enum DW {
     static let compilationDirectory: UInt64 = 0x1b, abstractOrigin: UInt64 = 0x31, specification: UInt64 = 0x47
     static let ranges: UInt64 = 0x55, callFile: UInt64 = 0x58, callLine: UInt64 = 0x59, linkageName: UInt64 = 0x6e
     static let formImplicitConst: UInt64 = 0x21
+    static let unitAttributes: Set<UInt64> = [lowPC, highPC, ranges, stmtList, compilationDirectory]
 }
 #endif
