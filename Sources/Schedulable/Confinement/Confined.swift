@@ -148,10 +148,10 @@ public struct Confined<Value> {
         _fixLifetime(record)
         #else
         // Marks the fast path for the optimizer's inliner (no machine code): with it a property's own
-        // getter and setter are inlined into the user's code, as without the checks (the inliner said
-        // "cost 33, benefit 30" without it; Benchmarks/README.md, "Realistic workload"). A report still
-        // names the access's line: on Linux `CallStack` reads the inlined calls at the return address
-        // from DWARF (`InlinedCallSites`), where the Runtime module's lookup gave no line.
+        // getter and setter are inlined into the user's code, as without the checks (without it the
+        // inliner declined them: "cost = 38, benefit = 30"; Benchmarks/README.md, "Realistic workload").
+        // A report still names the access's line: on Linux `CallStack` reads the inlined calls at the
+        // return address from DWARF (`InlinedCallSites`), where the Runtime module's lookup can miss it.
         _onFastPath()
         let protection = object.confinement
         let passes = protection._passesFastPath
