@@ -147,10 +147,12 @@ public struct Confined<Value> {
         let passes = record._passesFastPath
         _fixLifetime(record)
         #else
-        // Not `_onFastPath()`: it gets the property's own accessors inlined into every caller (1,129 ->
-        // 905 instructions per id in the Workload), but a report's access site then loses its file and
-        // line where the return address falls in the inlined miss branch (`ReportContentTests`,
-        // release + ReleaseChecks; Benchmarks/README.md, "Realistic workload").
+        // Marks the fast path for the optimizer's inliner (no machine code): with it a property's own
+        // getter and setter are inlined into the user's code, as without the checks (without it the
+        // inliner declined them: "cost = 38, benefit = 30"; Benchmarks/README.md, "Realistic workload").
+        // A report still names the access's line: on Linux `CallStack` reads the inlined calls at the
+        // return address from DWARF (`InlinedCallSites`), where the Runtime module's lookup can miss it.
+        _onFastPath()
         let protection = object.confinement
         let passes = protection._passesFastPath
         #endif
