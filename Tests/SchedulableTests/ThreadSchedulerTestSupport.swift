@@ -104,3 +104,30 @@ func waitUntilTheLoopSleeps(_ scheduler: ThreadScheduler, seconds: Double = 10) 
     }
     return false
 }
+
+/// What a sleeping loop did during `milliseconds`: its thread's voluntary context switches and CPU
+/// time (from the kernel), and its waits' counts (from the loop). Call when `waitUntilTheLoopSleeps`
+/// has returned true.
+///
+/// The kernel's counts see any wake-up, however the loop waits; the loop's counts say whose it was (a
+/// signal from its own code, a timed wait that ran out), so a failure names its cause.
+func observeSleepingLoop(
+    _ scheduler: ThreadScheduler, milliseconds: Int
+) async throws -> (switches: Int, cpuNanoseconds: UInt64, waits: WaitCounts) {
+    let tid = scheduler.osThreadID
+    let loop = scheduler.loop
+    let wait = loop.mutex.withLock { loop.waitCounts }
+    let cpu = try #require(threadCPUNanoseconds(tid: tid))
+    let switches = try #require(threadVoluntaryContextSwitches(tid: tid))
+    try await Task.sleep(for: .milliseconds(milliseconds))
+    let cpuAfter = try #require(threadCPUNanoseconds(tid: tid))
+    let switchesAfter = try #require(threadVoluntaryContextSwitches(tid: tid))
+    let waitAfter = loop.mutex.withLock { loop.waitCounts }
+    return (
+        switchesAfter - switches, cpuAfter - cpu,
+        WaitCounts(
+            returns: waitAfter.returns - wait.returns, signals: waitAfter.signals - wait.signals,
+            timeouts: waitAfter.timeouts - wait.timeouts
+        )
+    )
+}

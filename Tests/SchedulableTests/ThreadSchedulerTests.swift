@@ -298,7 +298,6 @@ struct ThreadSchedulerTests {
     @Test func idleSchedulerUsesNoCPUAndNeverWakesUp() async throws {
         let scheduler = ThreadScheduler(label: "test.idle")
         defer { scheduler.shutdown() }
-        let tid = scheduler.osThreadID
         // 50 windows of 20 ms (1 s in all), each after an event has run and the loop has gone back
         // to sleep. A loop that polls (even every 100 ms, like the seed's) wakes up in some and shows
         // context switches; one that spins shows CPU time. A blocked loop shows neither.
@@ -306,13 +305,9 @@ struct ThreadSchedulerTests {
         for _ in 0..<50 {
             scheduler.sync {}
             try #require(waitUntilTheLoopSleeps(scheduler))
-            let cpuBefore = try #require(threadCPUNanoseconds(tid: tid))
-            let switchesBefore = try #require(threadVoluntaryContextSwitches(tid: tid))
-            try await Task.sleep(for: .milliseconds(20))
-            let cpuAfter = try #require(threadCPUNanoseconds(tid: tid))
-            let switchesAfter = try #require(threadVoluntaryContextSwitches(tid: tid))
-            #expect(switchesAfter - switchesBefore == 0)
-            cpu += cpuAfter - cpuBefore
+            let window = try await observeSleepingLoop(scheduler, milliseconds: 20)
+            #expect(window.switches == 0 && window.waits == WaitCounts(), "\(window)")
+            cpu += window.cpuNanoseconds
         }
         #expect(cpu < 100_000, "idle CPU: \(cpu) ns over 1 s")
     }

@@ -16,7 +16,7 @@ extension ThreadSchedulerLoop {
         }
         let isEarliest = deadlines.insert(work, deadline: work.deadline.uptimeNanoseconds)
         // A loop that waits for a later deadline (or for nothing) must recompute its wait.
-        if isEarliest && isLoopWaiting { wakeUp.signal() }
+        if isEarliest && isLoopWaiting { signalWakeUp() }
         mutex.unlock()
         // Weak: a handle kept after its scheduler ended must not keep the loop's memory alive.
         work.setCancellationHook { [weak self] work in
@@ -69,10 +69,13 @@ extension ThreadSchedulerLoop {
     func waitForWakeUpOrDeadline() {
         guard let earliest = deadlines.earliest, earliest != .max else {
             wakeUp.wait(on: mutex)
+            waitCounts.returns += 1
             return
         }
         let now = DispatchTime.now().uptimeNanoseconds
         guard earliest > now else { return }
-        wakeUp.wait(on: mutex, timeoutNanoseconds: earliest - now)
+        let signalledOrSpurious = wakeUp.wait(on: mutex, timeoutNanoseconds: earliest - now)
+        waitCounts.returns += 1
+        if !signalledOrSpurious { waitCounts.timeouts += 1 }
     }
 }

@@ -92,7 +92,7 @@ extension ThreadSchedulerLoop {
         isAccepting = false
         enqueueDueDeadlines()
         let cancelled = deadlines.removeAll()
-        if isLoopWaiting { wakeUp.signal() }
+        if isLoopWaiting { signalWakeUp() }
         if isJoinClaimed {
             joinsHere = false
         } else if waits && !isOnLoopThread {

@@ -36,6 +36,8 @@ final class ThreadSchedulerLoop: @unchecked Sendable {
     var pending: [Event?] = []
     var isAccepting = true
     var isLoopWaiting = false
+    /// What the loop's waits did (see `WaitCounts`).
+    var waitCounts = WaitCounts()
     /// Some caller has taken charge of the thread's end: it joins the thread, or the thread detaches
     /// itself (a shutdown requested from the loop thread or from `deinit`).
     var isJoinClaimed = false
@@ -78,7 +80,7 @@ final class ThreadSchedulerLoop: @unchecked Sendable {
         }
         pending.append(event)
         // Only the loop thread ever waits on `wakeUp`, and only when it has nothing to do.
-        if isLoopWaiting { wakeUp.signal() }
+        if isLoopWaiting { signalWakeUp() }
         mutex.unlock()
         return true
     }
@@ -86,8 +88,15 @@ final class ThreadSchedulerLoop: @unchecked Sendable {
     /// Wakes the loop if it waits, so that a pumping synchronous call can see its completion.
     func wake() {
         mutex.withLock {
-            if isLoopWaiting { wakeUp.signal() }
+            if isLoopWaiting { signalWakeUp() }
         }
+    }
+
+    /// Wakes the waiting loop; call with `mutex` held. Every wake-up this loop's code asks for goes
+    /// through here, so that `waitCounts` can tell them from the ones it did not ask for.
+    func signalWakeUp() {
+        waitCounts.signals += 1
+        wakeUp.signal()
     }
 
     // MARK: Running
@@ -157,4 +166,15 @@ final class ThreadSchedulerLoop: @unchecked Sendable {
         csched_autorelease_pool_pop(pool)
         return true
     }
+}
+
+/// Counts of a loop's waits, guarded by its mutex: how many returned, how many of those this loop's
+/// code signalled, and how many ran out of time. The tests that prove an idle loop never wakes up
+/// read them beside the kernel's context switches, so that a failure says whose wake-up it was (they
+/// found that a test's "far" deadline had come due in a slow run). A few integer additions under a
+/// lock the loop already holds.
+struct WaitCounts: Equatable {
+    var returns = 0
+    var signals = 0
+    var timeouts = 0
 }
