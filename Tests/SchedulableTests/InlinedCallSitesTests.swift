@@ -33,19 +33,17 @@ struct InlinedCallSitesTests {
         }
     }
 
-    @Test func aTruncatedImageGivesNoAnswerOrTheRightOne() {
+    @Test func aTruncatedImageGivesNoAnswer() {
+        // Every prefix cuts the last section (the section names) or more: no address gets an answer.
         let image = SyntheticImage.bytes()
-        var unanswered = 0
         for length in 0..<image.count {
             Array(image[..<length]).withUnsafeBytes { bytes in
-                for (address, sites) in Self.expected {
+                for (address, _) in Self.expected {
                     let found = InlinedCallSites.sites(inImageBytes: bytes, fileAddress: address)
-                    if found == nil { unanswered += 1 } else { #expect(found == sites, "length \(length), at \(address)") }
+                    #expect(found == nil, "length \(length), at \(address)")
                 }
             }
         }
-        // Every prefix cuts the last section (the section names) or more: no address gets an answer.
-        #expect(unanswered == image.count * Self.expected.count)
     }
 
     @Test func damagedBytesNeverCrashTheReader() {

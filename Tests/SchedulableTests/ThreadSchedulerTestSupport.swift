@@ -125,9 +125,16 @@ func observeSleepingLoop(
     let waitAfter = loop.mutex.withLock { loop.waitCounts }
     return (
         switchesAfter - switches, cpuAfter - cpu,
-        WaitCounts(
-            returns: waitAfter.returns - wait.returns, signals: waitAfter.signals - wait.signals,
-            timeouts: waitAfter.timeouts - wait.timeouts
-        )
+        waitAfter - wait
     )
+}
+
+extension WaitCounts {
+    /// The waits between two readings of the counts.
+    static func - (after: WaitCounts, before: WaitCounts) -> WaitCounts {
+        WaitCounts(
+            returns: after.returns - before.returns, signals: after.signals - before.signals,
+            timeouts: after.timeouts - before.timeouts
+        )
+    }
 }
