@@ -14,6 +14,24 @@ struct BindingTests {
         #expect(record.boundAt == CodeLocation(fileID: #fileID, line: line))
     }
 
+    /// A record keeps its bind site in one word (`PackedCodeLocation`): sites that do not pack — a line
+    /// past 16 bits, a file literal of one Unicode scalar — come back whole, at creation and after a
+    /// hand-off, and a detach leaves none.
+    @Test func bindSitesThatDoNotPackComeBackWhole() {
+        let first = SerialQueueScheduler(label: "test.bind.sites.first")
+        let second = SerialQueueScheduler(label: "test.bind.sites.second")
+        let confinement = Confinement.transferable(owner: first, line: 70_000)
+        #expect(confinement.boundAt == CodeLocation(fileID: #fileID, line: 70_000))
+        first.sync { confinement.handOff(to: second, file: "x", line: 12) }
+        #expect(confinement.boundAt == CodeLocation(fileID: "x", line: 12))
+        second.sync { confinement.handOff(to: first, line: 65_535) }
+        #expect(confinement.boundAt == CodeLocation(fileID: #fileID, line: 65_535))
+        first.sync { confinement.handOff(to: second) }; let line = #line
+        #expect(confinement.boundAt == CodeLocation(fileID: #fileID, line: line))
+        second.sync { confinement.detach() }
+        #expect(confinement.boundAt == nil)
+    }
+
     @Test func detachedBindsOnFirstCheckedUse() {
         let recorder = ViolationRecorder()
         let owner = SerialQueueScheduler(label: "test.detached")

@@ -75,7 +75,7 @@ public struct Confinement: Sendable {
     @inlinable
     public init(owner: some SerialScheduler, file: StaticString = #fileID, line: UInt = #line) {
         let context = owner.executionContext
-        let boundAt = CompactCodeLocation(file: file, line: line)
+        let boundAt = PackedCodeLocation(file: file, line: line)
         // Made in the owner's work, the common case: the token is tested here, inlined (see
         // `ConfinementRecord.fixedInOwnersWork`); both calls make the same decision.
         self.init(
@@ -105,7 +105,7 @@ public struct Confinement: Sendable {
     @inlinable
     public init(file: StaticString = #fileID, line: UInt = #line) {
         self.init(
-            _record: .fixedOnMain(boundAt: CompactCodeLocation(file: file, line: line))
+            _record: .fixedOnMain(boundAt: PackedCodeLocation(file: file, line: line))
         )
     }
 
@@ -123,7 +123,7 @@ public struct Confinement: Sendable {
         }
         self.init(
             _record: ConfinementRecord(
-                owner: .main, options: options.erased, boundAt: CompactCodeLocation(file: file, line: line),
+                owner: .main, options: options.erased, boundAt: PackedCodeLocation(file: file, line: line),
                 allowsConstructionWindow: true, isFixed: true
             )
         )
@@ -148,7 +148,7 @@ public struct Confinement: Sendable {
         self.init(
             _record: ConfinementRecord(
                 owner: owner.executionContext, options: options.erased,
-                boundAt: CompactCodeLocation(file: file, line: line), allowsConstructionWindow: true, isFixed: true
+                boundAt: PackedCodeLocation(file: file, line: line), allowsConstructionWindow: true, isFixed: true
             )
         )
     }
@@ -168,7 +168,7 @@ public struct Confinement: Sendable {
     ) -> Confinement {
         Confinement(
             _record: ConfinementRecord(
-                owner: owner.executionContext, boundAt: CompactCodeLocation(file: file, line: line),
+                owner: owner.executionContext, boundAt: PackedCodeLocation(file: file, line: line),
                 allowsConstructionWindow: true, isFixed: false
             )
         )
@@ -190,7 +190,7 @@ public struct Confinement: Sendable {
         Confinement(
             _record: ConfinementRecord(
                 owner: owner.executionContext, options: options.erased,
-                boundAt: CompactCodeLocation(file: file, line: line), allowsConstructionWindow: true, isFixed: false
+                boundAt: PackedCodeLocation(file: file, line: line), allowsConstructionWindow: true, isFixed: false
             )
         )
     }
@@ -208,7 +208,7 @@ public struct Confinement: Sendable {
         // until it is bound), so the history can name it.
         Confinement(
             _record: ConfinementRecord(
-                owner: nil, boundAt: CompactCodeLocation(file: file, line: line), allowsConstructionWindow: false,
+                owner: nil, boundAt: PackedCodeLocation(file: file, line: line), allowsConstructionWindow: false,
                 isFixed: false
             )
         )
@@ -226,7 +226,7 @@ public struct Confinement: Sendable {
     ) -> Confinement {
         Confinement(
             _record: ConfinementRecord(
-                owner: nil, options: options.erased, boundAt: CompactCodeLocation(file: file, line: line),
+                owner: nil, options: options.erased, boundAt: PackedCodeLocation(file: file, line: line),
                 allowsConstructionWindow: false, isFixed: false
             )
         )

@@ -23,13 +23,13 @@ package final class ConfinementRecord {
 
     // Guarded by the record's stripe (`StripedLocks`): written only when the binding changes.
     var _owner: ExecutionContext?
-    /// Where the record was bound to its owner; while it is detached, where it was created (so that
-    /// its first binding can keep that site in the history).
-    var _boundAt: CompactCodeLocation
+    /// ``_boundAt`` in one word (a `CompactCodeLocation` is two): with the debug tier's word below,
+    /// this keeps a debug-tier record at 56 bytes, a 64-byte allocator chunk instead of 80.
+    private var _boundAtBits: PackedCodeLocation
     /// What only some records need (options, a test's handler; see ``extras``), so a default record
-    /// stays at 56 bytes, and whether the owner is fixed (``isFixed``), in one word: the extras' address
+    /// stays at 48 bytes, and whether the owner is fixed (``isFixed``), in one word: the extras' address
     /// (retained by the record), or 0, with bit 0 set for a fixed owner. A `Bool` of its own would move
-    /// the record from a 64-byte to an 80-byte allocator chunk; an enum with the flag in the pointer's
+    /// a debug-tier record from a 64-byte to an 80-byte allocator chunk; an enum with the flag in the pointer's
     /// spare bits cost about 7 instructions per test, this one costs a bit test.
     private let _extrasAndFixed: UInt
 
@@ -50,20 +50,48 @@ package final class ConfinementRecord {
     /// Whether the record was created for a fixed owner: `handOff(to:)` and `detach()` are reported.
     package var isFixed: Bool { _extrasAndFixed & 1 != 0 }
 
+    /// Where the record was bound to its owner; while it is detached, where it was created (so that
+    /// its first binding can keep that site in the history). Guarded by the stripe once shared.
+    var _boundAt: CompactCodeLocation {
+        get { _boundAtBits.compactOrNone }
+        set { _boundAtBits = PackedCodeLocation(packing: newValue) }
+    }
+
     #if SCHEDULABLE_CHECKS
-    // Debug tier only (see `Confinement+History.swift`): 16 bytes, which move the record from a
-    // 64-byte to an 80-byte allocator chunk; release builds carry neither.
+    /// Debug tier only (see `Confinement+History.swift`): the thread that created the record until its
+    /// first ownership event, then its history, which keeps that thread — one word, so the record
+    /// stays in a 64-byte chunk (a word each made it 80). Until the history exists: the creating thread's
+    /// ``ThreadStamp`` tagged with bit 0 (``ThreadStamp/tagged``); then the history's address, retained
+    /// by the record (bit 0 clear: an object's address is aligned). Written once, under the stripe.
+    private var _createdOnOrHistory: UInt
+
     /// The thread that created the record: one word, no string, no system call.
-    let _createdOn: ThreadStamp
+    var _createdOn: ThreadStamp {
+        if let history = _history { return history.createdOn }
+        return ThreadStamp(tagged: _createdOnOrHistory)
+    }
+
     /// The record's ownership history, allocated by its first ownership event; guarded by the stripe.
-    var _history: OwnershipLog? = nil  // a default, not an assignment in init: that would release the old nil
+    /// Set once (`nil` to a log), never reset.
+    var _history: OwnershipLog? {
+        get {
+            guard _createdOnOrHistory & 1 == 0 else { return nil }
+            return Unmanaged<OwnershipLog>.fromOpaque(UnsafeRawPointer(bitPattern: _createdOnOrHistory)!)
+                .takeUnretainedValue()
+        }
+        set {
+            precondition(_history == nil, "a record's history is set once")
+            guard let newValue else { return }
+            _createdOnOrHistory = UInt(bitPattern: Unmanaged.passRetained(newValue).toOpaque())
+        }
+    }
     #endif
 
     /// The initializer of a record with default options. Cheap on purpose — no lock, no string, no
     /// "where am I" beyond one TLS load: records are made once per protected object.
     @usableFromInline
     package init(
-        owner: ExecutionContext?, boundAt: CompactCodeLocation, allowsConstructionWindow: Bool, isFixed: Bool
+        owner: ExecutionContext?, boundAt: PackedCodeLocation, allowsConstructionWindow: Bool, isFixed: Bool
     ) {
         #if SCHEDULABLE_CHECKS
         // First, while nothing is live: read later, the call made the optimizer retain and release
@@ -75,10 +103,10 @@ package final class ConfinementRecord {
         let state = Self.initialState(owner: owner, extras: extras, allowsConstructionWindow: allowsConstructionWindow)
         self._fastOwnerID = AtomicWord(state.word)
         self._owner = owner
-        self._boundAt = boundAt
+        self._boundAtBits = boundAt
         self._extrasAndFixed = Self.extrasWord(extras, isFixed: isFixed)
         #if SCHEDULABLE_CHECKS
-        self._createdOn = createdOn
+        self._createdOnOrHistory = createdOn.tagged
         #endif
         assert(
             AtomicWord.loadRelaxed(firstIn: self) == state.word,
@@ -88,7 +116,7 @@ package final class ConfinementRecord {
 
     /// The initializer of a record with options.
     package init(
-        owner: ExecutionContext?, options: ErasedConfinementOptions, boundAt: CompactCodeLocation,
+        owner: ExecutionContext?, options: ErasedConfinementOptions, boundAt: PackedCodeLocation,
         allowsConstructionWindow: Bool, isFixed: Bool
     ) {
         #if SCHEDULABLE_CHECKS
@@ -98,22 +126,22 @@ package final class ConfinementRecord {
         let state = Self.initialState(owner: owner, extras: extras, allowsConstructionWindow: allowsConstructionWindow)
         self._fastOwnerID = AtomicWord(state.word)
         self._owner = owner
-        self._boundAt = boundAt
+        self._boundAtBits = boundAt
         self._extrasAndFixed = Self.extrasWord(extras, isFixed: isFixed)
         #if SCHEDULABLE_CHECKS
-        self._createdOn = createdOn
+        self._createdOnOrHistory = createdOn.tagged
         #endif
     }
 
     /// A default fixed-owner record in a state already decided: settled (the shared record of
     /// `SharedFixedRecord`, `boundAt` none), or a construction window just opened for it.
-    init(fixedOwner owner: ExecutionContext, state: ConfinementState, boundAt: CompactCodeLocation) {
+    init(fixedOwner owner: ExecutionContext, state: ConfinementState, boundAt: PackedCodeLocation) {
         self._fastOwnerID = AtomicWord(state.word)
         self._owner = owner
-        self._boundAt = boundAt
+        self._boundAtBits = boundAt
         self._extrasAndFixed = 1
         #if SCHEDULABLE_CHECKS
-        self._createdOn = ThreadStamp.current
+        self._createdOnOrHistory = ThreadStamp.current.tagged
         #endif
     }
 
@@ -129,7 +157,7 @@ package final class ConfinementRecord {
     @usableFromInline
     @inline(never)  // kept out of `fixedInOwnersWork`, whose common case stays a few tests and jumps
     package static func fixed(
-        owner: ExecutionContext, scheduler: AnyObject, boundAt: CompactCodeLocation
+        owner: ExecutionContext, scheduler: AnyObject, boundAt: PackedCodeLocation
     ) -> ConfinementRecord {
         fixed(owner: owner, boundAt: boundAt) { SharedFixedRecord.record(of: scheduler, for: owner) }
     }
@@ -144,7 +172,7 @@ package final class ConfinementRecord {
     /// registers.
     @usableFromInline
     package static func fixedInOwnersWork(
-        owner: ExecutionContext, scheduler: AnyObject, boundAt: CompactCodeLocation
+        owner: ExecutionContext, scheduler: AnyObject, boundAt: PackedCodeLocation
     ) -> ConfinementRecord {
         #if !SCHEDULABLE_CHECKS
         if !ConfinementSystem.mayHaveScopedHandler, let record = SharedFixedRecord.madeRecord(of: scheduler) {
@@ -156,7 +184,7 @@ package final class ConfinementRecord {
 
     /// ``fixed(owner:scheduler:boundAt:)`` for the main thread (`Confinement()`).
     @usableFromInline
-    package static func fixedOnMain(boundAt: CompactCodeLocation) -> ConfinementRecord {
+    package static func fixedOnMain(boundAt: PackedCodeLocation) -> ConfinementRecord {
         #if !SCHEDULABLE_CHECKS
         if !ConfinementSystem.mayHaveScopedHandler && _CurrentToken.isCurrent(ExecutionContext.main.id) {
             return SharedFixedRecord.record(in: SharedFixedRecord.main, for: .main)
@@ -167,7 +195,7 @@ package final class ConfinementRecord {
 
     /// ``fixedOnMain(boundAt:)`` beyond its common case.
     @inline(never)
-    private static func ownOrSharedOnMain(boundAt: CompactCodeLocation) -> ConfinementRecord {
+    private static func ownOrSharedOnMain(boundAt: PackedCodeLocation) -> ConfinementRecord {
         fixed(owner: .main, boundAt: boundAt) { SharedFixedRecord.record(in: SharedFixedRecord.main, for: .main) }
     }
 
@@ -175,7 +203,7 @@ package final class ConfinementRecord {
     /// where a window opens, the path costs what a record with its own window always cost).
     @inline(__always)
     private static func fixed(
-        owner: ExecutionContext, boundAt: CompactCodeLocation, shared: () -> ConfinementRecord?
+        owner: ExecutionContext, boundAt: PackedCodeLocation, shared: () -> ConfinementRecord?
     ) -> ConfinementRecord {
         #if !SCHEDULABLE_CHECKS
         // No handler to capture (a test's or a scope's): the object would keep none, so it may share.
@@ -221,6 +249,11 @@ package final class ConfinementRecord {
         if _extrasAndFixed > 1 {
             Unmanaged<ConfinementExtras>.fromOpaque(UnsafeRawPointer(bitPattern: _extrasAndFixed & ~1)!).release()
         }
+        #if SCHEDULABLE_CHECKS
+        if _createdOnOrHistory & 1 == 0 {
+            Unmanaged<OwnershipLog>.fromOpaque(UnsafeRawPointer(bitPattern: _createdOnOrHistory)!).release()
+        }
+        #endif
         // A record freed inside a task's construction window leaves it (one load and a test otherwise).
         if let epoch = ConfinementState(loadedWord: AtomicWord.loadRelaxed(firstIn: self)).taskWindowEpoch {
             TaskConstructionWindows.recordLeft(epoch)

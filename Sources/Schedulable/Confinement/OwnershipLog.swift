@@ -27,7 +27,21 @@ struct ThreadStamp: Equatable {
         ThreadStamp(word: UInt(csched_history_thread_stamp()))
     }
 
-    private init(word: UInt) { self.word = word }
+    /// The stamp whose word is `word` (tests build main-thread stamps with it).
+    init(word: UInt) { self.word = word }
+
+    /// The stamp in a word whose bit 0 is set, which no object's address has (how a record keeps it
+    /// in the word that later holds its history): the unique id shifted up by two, the main-thread flag
+    /// in bit 1. Unique ids count threads from 1, so they stay far below 2⁶².
+    var tagged: UInt {
+        uniqueID << 2 | (isMainThread ? 2 : 0) | 1
+    }
+
+    /// The stamp that ``tagged`` made `word`.
+    init(tagged word: UInt) {
+        assert(word & 1 == 1, "not a tagged thread stamp")
+        self.word = word >> 2 | (word & 2 != 0 ? Self.mainFlag : 0)
+    }
 
     /// Whether this is the process's main thread.
     var isMainThread: Bool { word & Self.mainFlag != 0 }

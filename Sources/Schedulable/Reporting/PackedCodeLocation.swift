@@ -33,6 +33,35 @@ package struct PackedCodeLocation: @unchecked Sendable {
         bits = Self.intern(CompactCodeLocation(file: file, line: line))
     }
 
+    /// No location: what a record keeps until it is bound (``compactOrNone`` gives
+    /// ``CompactCodeLocation/none`` back).
+    package static var none: PackedCodeLocation { PackedCodeLocation(bits: 0) }
+
+    private init(bits: UInt64) { self.bits = bits }
+
+    /// `location` packed, ``CompactCodeLocation/none`` included (as 0: no literal lies at address 0):
+    /// how a record keeps its bind site in one word. Every non-`none` compact location holds a
+    /// literal's address (NUL-terminated) or an unpackable site, which is interned, so nothing is lost.
+    package init(packing location: CompactCodeLocation) {
+        if location.isNone {
+            bits = 0
+            return
+        }
+        if let file = location.file, location.line < 0xFFFF {
+            let address = UInt64(UInt(bitPattern: file))
+            if address >> 48 == 0 {
+                bits = address << 16 | UInt64(location.line)
+                return
+            }
+        }
+        bits = Self.intern(location)
+    }
+
+    /// The location ``init(packing:)`` packed: ``CompactCodeLocation/none`` for 0.
+    package var compactOrNone: CompactCodeLocation {
+        bits == 0 ? .none : compact
+    }
+
     /// The location, as records, reports and options compare and print it (no string is built).
     @inlinable
     @inline(__always)
