@@ -31,7 +31,8 @@ struct RecordWordsTests {
     @Test func aTaggedThreadStampComesBackWithItsMainThreadFlag() {
         let mainFlag = UInt(1) << (UInt.bitWidth - 1)
         let current = ThreadStamp.current
-        for stamp in [current, ThreadStamp(word: 1), ThreadStamp(word: mainFlag | 1), ThreadStamp(word: mainFlag | 123_456)] {
+        let stamps = [current, ThreadStamp(word: 1), ThreadStamp(word: mainFlag | 1), ThreadStamp(word: mainFlag | 123_456)]
+        for stamp in stamps {
             #expect(stamp.tagged & 1 == 1)
             #expect(ThreadStamp(tagged: stamp.tagged) == stamp)
             #expect(ThreadStamp(tagged: stamp.tagged).isMainThread == stamp.isMainThread)

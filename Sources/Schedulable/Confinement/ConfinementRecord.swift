@@ -29,8 +29,8 @@ package final class ConfinementRecord {
     /// What only some records need (options, a test's handler; see ``extras``), so a default record
     /// stays at 48 bytes, and whether the owner is fixed (``isFixed``), in one word: the extras' address
     /// (retained by the record), or 0, with bit 0 set for a fixed owner. A `Bool` of its own would move
-    /// a debug-tier record from a 64-byte to an 80-byte allocator chunk; an enum with the flag in the pointer's
-    /// spare bits cost about 7 instructions per test, this one costs a bit test.
+    /// a debug-tier record from a 64-byte to an 80-byte allocator chunk; an enum with the flag in the
+    /// pointer's spare bits cost about 7 instructions per test, this one costs a bit test.
     private let _extrasAndFixed: UInt
 
     /// The word of ``_extrasAndFixed`` for `extras` and `isFixed` (retains `extras`).
