@@ -20,6 +20,13 @@ struct TiersTests {
         }
     }
 
+    /// The always-on box, in every build: the value, the owner's context and the bind site packed in
+    /// one word — no allocation, and 16 bytes beside the value (24 while the site took two words).
+    @Test func schedulerBoundKeepsItsOwnerAndBindSiteInTwoWords() {
+        #expect(MemoryLayout<SchedulerBound<Int>>.size == MemoryLayout<Int>.size + 16)
+        #expect(MemoryLayout<SchedulerBound<(Int, Int)>>.size == MemoryLayout<(Int, Int)>.size + 16)
+    }
+
     /// `SCHEDULABLE_RELEASE_CHECKS=1`, read by the manifest, is the trait's switch for builds that
     /// cannot set traits (Xcode before 26.4, `xcodebuild`). CI runs the release tests with it set: then
     /// the debug tier must be compiled in, with its stored bytes.

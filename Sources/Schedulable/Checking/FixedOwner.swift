@@ -11,15 +11,19 @@
 package struct FixedOwner: Sendable, VerdictRecord {
     @usableFromInline
     let context: ExecutionContext
+    /// The bind site in one word, as a record keeps it: a `SchedulerBound<Int>` is 24 bytes, not 32.
     @usableFromInline
-    let boundAt: CompactCodeLocation
+    let _boundAt: PackedCodeLocation
 
     /// Binds to `context`, at `boundAt`.
     @inlinable
-    package init(_ context: ExecutionContext, boundAt: CompactCodeLocation) {
+    package init(_ context: ExecutionContext, boundAt: PackedCodeLocation) {
         self.context = context
-        self.boundAt = boundAt
+        self._boundAt = boundAt
     }
+
+    /// Where the owner was bound (``CompactCodeLocation/none`` for a scheduler's own check verbs).
+    var boundAt: CompactCodeLocation { _boundAt.compactOrNone }
 
     /// Whether the thread's token is the owner's id: the whole fast path.
     @usableFromInline

@@ -22,7 +22,7 @@ extension SchedulerBound {
     @inlinable
     public init(_ value: Value, onCurrent owner: some SerialScheduler, file: StaticString = #fileID, line: UInt = #line) {
         // No construction window: the always-on tier must never let a second thread through.
-        _owner = FixedOwner(owner.executionContext, boundAt: CompactCodeLocation(file: file, line: line))
+        _owner = FixedOwner(owner.executionContext, boundAt: PackedCodeLocation(file: file, line: line))
         _value = value
         // The value may keep references elsewhere only because they are all on the owner, so the box
         // must be made there: the same argument as NIOLoopBound's non-sending initializer.

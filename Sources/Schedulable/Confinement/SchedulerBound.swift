@@ -30,7 +30,7 @@ public struct SchedulerBound<Value> {
     @inlinable
     public init(_ value: sending Value, owner: some SerialScheduler, file: StaticString = #fileID, line: UInt = #line) {
         // No construction window: the always-on tier must never let a second thread through.
-        _owner = FixedOwner(owner.executionContext, boundAt: CompactCodeLocation(file: file, line: line))
+        _owner = FixedOwner(owner.executionContext, boundAt: PackedCodeLocation(file: file, line: line))
         _value = value
     }
 

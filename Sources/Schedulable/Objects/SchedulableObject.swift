@@ -61,7 +61,7 @@ public final class SchedulableObject<Object> {
 
     private init(storage: Object, scheduler: any SerialScheduler, boundAt: CompactCodeLocation) {
         self.scheduler = scheduler
-        self.owner = FixedOwner(scheduler.executionContext, boundAt: boundAt)
+        self.owner = FixedOwner(scheduler.executionContext, boundAt: PackedCodeLocation(packing: boundAt))
         self.handlerBox = ConfinementSystem.scopedHandlerIfAny.map(HandlerBox.init)
         self.storage = storage
     }
