@@ -66,16 +66,18 @@ let package = Package(
             dependencies: ["Schedulable", "SchedulableTesting"],
             swiftSettings: checksSettings
         ),
+        // Frames in assembly that stack capture must walk through (a clobbered frame pointer).
+        .target(name: "CSchedulableTestSupport", path: "Tests/CSchedulableTestSupport"),
         .testTarget(
             name: "SchedulableTests",
-            dependencies: ["Schedulable", "CSchedulableContext"],
+            dependencies: ["Schedulable", "CSchedulableContext", "CSchedulableTestSupport"],
             swiftSettings: checksSettings
         ),
         // A program the main-scheduler tests launch: only a program of its own runs top-level code on
         // the main thread (the test process's main thread is parked in dispatchMain()).
         .executableTarget(
             name: "schedulable-main-probe",
-            dependencies: ["Schedulable", "CSchedulableContext"],
+            dependencies: ["Schedulable", "CSchedulableContext", "CSchedulableTestSupport"],
             path: "Tests/SchedulableMainProbe"
         ),
         // One small program per kind of report (`swift run ReportScenarios wrong-context`): the report

@@ -2,9 +2,9 @@
 
 #include "csched_private.h"
 
-// The fallback capture and lookup of reports' access sites where the toolchain's `Runtime` module is not
-// available (Apple OS versions before the 26 releases). The same calls on Linux and Darwin, so the Linux
-// tests run this code; only what `dladdr` can see differs (see the header).
+// The capture of every report's stack, and the lookup of its frames where the toolchain's `Runtime`
+// module is not available (Apple OS versions before the 26 releases). The same calls on Linux and Darwin,
+// so the Linux tests run this code; only what `dladdr` can see differs (see the header).
 
 int csched_backtrace(void **addresses, int capacity) {
 #if defined(__APPLE__) || defined(__GLIBC__)

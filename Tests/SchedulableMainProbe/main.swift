@@ -9,7 +9,8 @@
 // with "main-drain <repetitions>" it checks main-owned objects from main-queue work drained under
 // dispatchMain() (MainDrain.swift) and exits; with "shared-records <repetitions>" it checks which
 // fixed-owner objects made in their owner's work share a record, in a process without a test bridge
-// (SharedRecords.swift), and exits.
+// (SharedRecords.swift), and exits; with "stack-capture <reports>" it makes reports on the main thread
+// through a frame with a clobbered frame pointer (StackCapture.swift) and exits.
 
 import CSchedulableContext
 import Dispatch
@@ -65,6 +66,10 @@ if CommandLine.arguments.dropFirst().first == "main-drain" {
 
 if CommandLine.arguments.dropFirst().first == "shared-records" {
     runSharedRecordCells(repetitions: CommandLine.arguments.dropFirst(2).first.flatMap { Int($0) } ?? 200)
+}
+
+if CommandLine.arguments.dropFirst().first == "stack-capture" {
+    runStackCaptureOnMainThread(reports: CommandLine.arguments.dropFirst(2).first.flatMap { Int($0) } ?? 2_000)
 }
 
 if CommandLine.arguments.dropFirst().first == "matrix" {

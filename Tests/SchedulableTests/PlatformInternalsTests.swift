@@ -225,6 +225,20 @@ struct PlatformInternalsTests {
         #expect(frames.contains { $0.line != nil })
     }
 
+    /// The `Runtime` reads `backtrace(3)`'s addresses through its `Codable` form, whose frames are base64.
+    @Test func theAddressesReachTheRuntimeUnchanged() {
+        #if canImport(Runtime)
+        guard #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) else { return }
+        for (bytes, text) in [("", ""), ("f", "Zg=="), ("fo", "Zm8="), ("foo", "Zm9v"), ("foobar", "Zm9vYmFy")] {
+            #expect(RuntimeBacktraceReader.base64(Array(bytes.utf8)) == text)
+        }
+        let addresses: [UInt] = [0x1, 0x7fff_ffff_ffff_fff0, 0xffff_ffff_ffff_fff0, 0x5555_5555_1234]
+        // `backtrace(of:)` answers only when the module's decoding gives the same addresses back.
+        #expect(RuntimeBacktraceReader.backtrace(of: addresses) != nil)
+        #expect(RuntimeBacktraceReader.backtrace(of: []) == nil)
+        #endif
+    }
+
     /// Off: stacks come from `backtrace(3)` and `dladdr`: images and exported symbols, no source lines.
     @Test func withoutTheRuntimeBacktraceTheFallbackCaptures() async {
         await #expect(processExitsWith: .success) {

@@ -1,4 +1,4 @@
-// Call stacks: the fallback where the toolchain's `Runtime` module is not available.
+// Call stacks: the capture of a report's return addresses, and their lookup without the `Runtime` module.
 
 #ifndef C_SCHEDULABLE_CALL_STACKS_H
 #define C_SCHEDULABLE_CALL_STACKS_H
@@ -12,7 +12,10 @@ extern "C" {
 #endif
 
 /// Up to `capacity` return addresses of the calling thread, innermost first (`backtrace(3)`); the number
-/// written. 0 where the C library has no `backtrace` (Musl).
+/// written. 0 where the C library has no `backtrace` (Musl). glibc's steps by each frame's call-frame
+/// information (libgcc's unwinder) and stops where no image describes a return address; Darwin's walks
+/// frame pointers within the thread's stack bounds. Neither guesses at async contexts, so neither faults
+/// on frames built without frame pointers.
 int csched_backtrace(void *_Nullable *_Nonnull addresses, int capacity);
 
 /// What `dladdr` knows of `address`: the image's path, the nearest exported symbol and its start.

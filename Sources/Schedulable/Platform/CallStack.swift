@@ -13,42 +13,38 @@ import CSchedulableContext
 /// The calling thread's return addresses, captured cheaply when a violation is made and symbolicated
 /// only when a report needs them (reporting path only).
 ///
-/// Two back ends, one shape: the toolchain's `Runtime` module (`Backtrace.capture`, its symbolication
-/// with DWARF line tables and inlined frames) where it exists — Linux with Swift 6.2 and later, the 26
-/// releases of Apple's OSes — and otherwise `backtrace(3)` and `dladdr` from the C target, which give
-/// image and exported symbol names but no file or line. The fallback also builds and runs on Linux, so
-/// its tests run here (``capture(limit:fallback:)``).
-package struct CallStack: @unchecked Sendable {
-    // @unchecked: `backtrace` holds a `Runtime.Backtrace` (Sendable) behind `Any`, so that the type needs no
-    // OS version; nothing else is stored.
-    private let backtrace: Any?
-    /// The fallback's return addresses, innermost first.
-    private let rawAddresses: [UInt]
+/// Capture never faults. It is `backtrace(3)` on every platform: on Linux glibc's, which steps with
+/// libgcc's unwinder through each frame's call-frame information and stops at the first return address
+/// that no image describes, so it follows dispatch workers and C built without frame pointers, and never
+/// takes a stack slot for an async context; on Darwin, libSystem's frame-pointer walk, bounded by the
+/// thread's stack (every Apple image keeps frame pointers). Where the C library has none (Musl) the stack
+/// is empty and the report goes out without it. The toolchain's `Runtime` module unwinds by frame
+/// pointers and follows what looks like an async context: through libdispatch's frames on Linux that
+/// dereferenced garbage, so it is used only to symbolicate the addresses captured here.
+///
+/// Symbolication: the `Runtime` module (DWARF line tables and inlined frames) where it exists — Linux
+/// with Swift 6.2 and later, the 26 releases of Apple's OSes — and otherwise `dladdr`, which gives image
+/// and exported symbol names but no file or line. The `dladdr` path also runs on Linux, so its tests run
+/// here (``frames(fallback:)``).
+package struct CallStack: Sendable {
+    /// The return addresses, innermost first.
+    package let addresses: [UInt]
 
-    /// Captures up to `limit` frames of the calling thread.
+    /// Captures up to `limit` return addresses of the calling thread.
     ///
-    /// - Parameters:
-    ///   - limit: How many frames at most (the library's own frames count too).
-    ///   - fallback: Use `backtrace(3)` / `dladdr` even where `Runtime` is available (tests).
+    /// - Parameter limit: How many frames at most (the library's own frames count too).
     /// - Returns: The stack, not yet symbolicated.
     @inline(never)
-    package static func capture(limit: Int, fallback: Bool = false) -> CallStack {
-        #if canImport(Runtime)
-        if !fallback, PlatformInternals.runtimeBacktraceAllowed, #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
-            if let captured = try? Backtrace.capture(algorithm: .auto, limit: limit, top: 0, images: RuntimeImages.current) {
-                return CallStack(backtrace: captured, rawAddresses: [])
-            }
+    package static func capture(limit: Int) -> CallStack {
+        guard limit > 0 else { return .empty }
+        return withUnsafeTemporaryAllocation(of: UnsafeMutableRawPointer?.self, capacity: limit) { buffer in
+            let count = Int(csched_backtrace(buffer.baseAddress!, Int32(limit)))
+            return CallStack(addresses: (0..<count).map { UInt(bitPattern: buffer[$0]) })
         }
-        #endif
-        let buffer = UnsafeMutablePointer<UnsafeMutableRawPointer?>.allocate(capacity: limit)
-        defer { buffer.deallocate() }
-        let count = Int(csched_backtrace(buffer, Int32(limit)))
-        let addresses = (0..<count).map { UInt(bitPattern: buffer[$0]) }
-        return CallStack(backtrace: nil, rawAddresses: addresses)
     }
 
     /// An empty stack (a violation made by user code, or a platform that cannot capture).
-    package static let empty = CallStack(backtrace: nil, rawAddresses: [])
+    package static let empty = CallStack(addresses: [])
 
     /// One frame, as symbolicated. Inlined functions are frames of their own (with the `Runtime` back
     /// end and debug information), innermost first, each with the address of the real frame holding it.
@@ -70,43 +66,26 @@ package struct CallStack: @unchecked Sendable {
         package var isThunk = false
     }
 
-    /// The captured return addresses (program counters), innermost first.
-    package var addresses: [UInt] {
-        #if canImport(Runtime)
-        if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *), let backtrace = backtrace as? Backtrace {
-            return backtrace.frames.compactMap { frame -> UInt? in
-                switch frame {
-                case .programCounter, .returnAddress, .asyncResumePoint: return UInt(frame.originalProgramCounter)
-                default: return nil
-                }
-            }
-        }
-        #endif
-        return rawAddresses
-    }
-
     /// The frames, innermost first, with source locations and inlined functions where the debug
     /// information has them. Each address is symbolicated once per process (``SymbolCache``): reading
     /// the line tables is the expensive part of a report (from a millisecond for a small program to a
     /// few hundred for a large test binary), and a storm or a test suite reports the same sites again
     /// and again.
-    package func frames() -> [Frame] {
-        // The fallback's `dladdr` is cheap and knows no lines: nothing to keep.
-        guard backtrace != nil else { return rawAddresses.map(Self.fallbackFrame) }
-        let addresses = self.addresses
-        if let cached = SymbolCache.frames(for: addresses) { return cached }
-        let symbolicated = symbolicate()
-        SymbolCache.store(symbolicated)
-        return symbolicated
-    }
-
-    private func symbolicate() -> [Frame] {
+    ///
+    /// - Parameter fallback: Use `dladdr` even where `Runtime` is available (tests).
+    package func frames(fallback: Bool = false) -> [Frame] {
         #if canImport(Runtime)
-        if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *), let backtrace = backtrace as? Backtrace {
-            return RuntimeImages.symbolicate(backtrace)
+        if !fallback, PlatformInternals.runtimeBacktraceAllowed, #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
+            if let cached = SymbolCache.frames(for: addresses) { return cached }
+            if let backtrace = RuntimeBacktraceReader.backtrace(of: addresses) {
+                let symbolicated = RuntimeImages.symbolicate(backtrace)
+                SymbolCache.store(symbolicated)
+                return symbolicated
+            }
         }
         #endif
-        return rawAddresses.map(Self.fallbackFrame)
+        // `dladdr` is cheap and knows no lines: nothing to keep.
+        return addresses.map(Self.fallbackFrame)
     }
 
     private static func fallbackFrame(_ address: UInt) -> Frame {

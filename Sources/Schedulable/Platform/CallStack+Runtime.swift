@@ -1,0 +1,113 @@
+#if canImport(Runtime)
+import Runtime
+
+/// A `Runtime.Backtrace` of return addresses that ``CallStack`` captured itself, for symbolication.
+///
+/// The module captures only by its own unwinder and has no initializer from addresses; its `Codable`
+/// form is the way in. That form is the architecture and the frames in Compact Backtrace Format
+/// (the Swift project's docs/CompactBacktraceFormat.md, version 0), base64-encoded. This writes the
+/// simplest valid stream (an information byte, then one absolute 8-byte `ra` instruction per frame)
+/// and hands it to `Backtrace(from:)` through a decoder of three strings, so the core module needs no
+/// Foundation. ``CallStack`` checks that the frames come back as written and otherwise symbolicates
+/// with `dladdr`, so a future format change costs lines, never a wrong frame.
+@available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *)
+package enum RuntimeBacktraceReader {
+    /// A backtrace of `addresses` (return addresses, innermost first), or `nil` if the module's decoding
+    /// does not give the same addresses back.
+    package static func backtrace(of addresses: [UInt]) -> Backtrace? {
+        guard UInt.bitWidth == 64, !addresses.isEmpty else { return nil }
+        var bytes: [UInt8] = [0b0000_0010]  // version 0, 64-bit words
+        bytes.reserveCapacity(1 + addresses.count * 9)
+        for address in addresses {
+            bytes.append(0b0010_1_111)  // `ra`, absolute, 8 bytes follow
+            for shift in stride(from: 56, through: 0, by: -8) { bytes.append(UInt8(truncatingIfNeeded: address >> UInt(shift))) }
+        }
+        let values = ["architecture": architecture, "backtrace": base64(bytes)]
+        guard let backtrace = try? Backtrace(from: StringsDecoder(values: values)) else { return nil }
+        let decoded = backtrace.frames.compactMap { frame -> UInt? in
+            if case .returnAddress(let address) = frame { return UInt(address) }
+            return nil
+        }
+        return decoded == addresses ? backtrace : nil
+    }
+
+    /// The architecture as the module names it (only printed; symbolication reads the images).
+    private static var architecture: String {
+        #if arch(x86_64)
+        return "x86_64"
+        #elseif arch(arm64)
+        return "arm64"
+        #else
+        return "unknown"
+        #endif
+    }
+
+    /// Standard base64 with padding (RFC 4648), which the module's decoder reads.
+    package static func base64(_ bytes: [UInt8]) -> String {
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity((bytes.count + 2) / 3 * 4)
+        var index = 0
+        while index < bytes.count {
+            let chunk = bytes[index..<min(index + 3, bytes.count)]
+            var word = 0
+            for (offset, byte) in chunk.enumerated() { word |= Int(byte) << (16 - 8 * offset) }
+            for position in 0..<4 {
+                out.append(position <= chunk.count ? alphabet[(word >> (18 - 6 * position)) & 0x3f] : UInt8(ascii: "="))
+            }
+            index += 3
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+}
+
+/// A `Decoder` of a flat object of strings: what `Backtrace(from:)` reads. Anything else throws.
+private struct StringsDecoder: Decoder {
+    let values: [String: String]
+    var codingPath: [any CodingKey] { [] }
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        KeyedDecodingContainer(Container<Key>(values: values))
+    }
+
+    func unkeyedContainer() throws -> any UnkeyedDecodingContainer { throw Self.unsupported([]) }
+    func singleValueContainer() throws -> any SingleValueDecodingContainer { throw Self.unsupported([]) }
+
+    static func unsupported(_ path: [any CodingKey]) -> DecodingError {
+        .typeMismatch(String.self, .init(codingPath: path, debugDescription: "only strings are decoded here"))
+    }
+
+    private struct Container<Key: CodingKey>: KeyedDecodingContainerProtocol {
+        let values: [String: String]
+        var codingPath: [any CodingKey] { [] }
+        var allKeys: [Key] { values.keys.compactMap { Key(stringValue: $0) } }
+
+        func contains(_ key: Key) -> Bool { values[key.stringValue] != nil }
+        func decodeNil(forKey key: Key) throws -> Bool { !contains(key) }
+
+        func decode(_ type: String.Type, forKey key: Key) throws -> String {
+            guard let value = values[key.stringValue] else {
+                throw DecodingError.keyNotFound(key, .init(codingPath: [key], debugDescription: "absent"))
+            }
+            return value
+        }
+
+        func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
+            guard type == String.self, let value = try decode(String.self, forKey: key) as? T else {
+                throw StringsDecoder.unsupported([key])
+            }
+            return value
+        }
+
+        func nestedContainer<NestedKey: CodingKey>(
+            keyedBy type: NestedKey.Type, forKey key: Key
+        ) throws -> KeyedDecodingContainer<NestedKey> { throw StringsDecoder.unsupported([key]) }
+        func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
+            throw StringsDecoder.unsupported([key])
+        }
+        func superDecoder() throws -> any Decoder { throw StringsDecoder.unsupported([]) }
+        func superDecoder(forKey key: Key) throws -> any Decoder { throw StringsDecoder.unsupported([key]) }
+    }
+}
+#endif
