@@ -37,6 +37,16 @@ struct StackFrameClassifierTests {
         #expect(StackFrameClassifier.firstUserFrame(in: [frame("csched_current"), frame("main")], accessorPrefix: nil) == 1)
     }
 
+    /// A ThreadSanitizer build links the sanitizer's runtime into the executable and intercepts
+    /// `backtrace` itself: those frames are not the user's.
+    @Test func sanitizerInterceptorsAreNotTheAccessSite() {
+        let frames = [
+            frame("__interceptor_backtrace"), frame("___interceptor_backtrace"), frame("__tsan_func_entry"),
+            frame("csched_backtrace"), frame("$s3App5touchyyAA1QCF", name: "touch(_:)"),
+        ]
+        #expect(StackFrameClassifier.firstUserFrame(in: frames, accessorPrefix: nil) == 4)
+    }
+
     @Test func accessorsAreRecognizedInTheShortAndTheLongDemangledForms() {
         for name in ["UploadQueue.isPaused.modify", "App.UploadQueue.isPaused.getter : Swift.Bool", "Box<A>.isPaused.setter"] {
             let type = name.hasPrefix("Box") ? "Box" : "UploadQueue"

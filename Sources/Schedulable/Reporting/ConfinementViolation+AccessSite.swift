@@ -267,9 +267,11 @@ enum StackFrameClassifier {
         "libswift", "libdispatch", "libBlocksRuntime", "libc.so", "libc-", "libpthread", "ld-linux", "ld-musl",
         "libstdc++", "libgcc_s", "libsystem_", "libdyld", "dyld", "libobjc",
     ]
+    /// C symbols of the library, the runtimes and the sanitizers' interceptors (a ThreadSanitizer build
+    /// links its runtime into the executable, and `backtrace` itself is intercepted there).
     private static let libraryCPrefixes = [
         "csched_", "swift_", "_swift_", "swift::", "__swift", "dispatch_", "_dispatch_", "__libc_", "pthread_",
-        "_pthread_",
+        "_pthread_", "__interceptor_", "___interceptor_", "__tsan", "__asan", "__ubsan", "__sanitizer",
     ]
     private static let systemCNames: Set<String> = ["start_thread", "clone", "clone3", "__clone", "_start", "thread_start"]
 
