@@ -2,6 +2,9 @@ import Dispatch
 import Schedulable
 import SchedulableTesting
 import Testing
+#if !canImport(ObjectiveC)
+import XCTest
+#endif
 
 /// What stops the process, checked in child processes (exit tests) with the report matched on stderr.
 @Suite struct ProcessExitTests {
@@ -46,6 +49,29 @@ import Testing
         #expect(stderr.contains("expected owner:  queue \"exit-tests.precondition\""))
     }
 
+    /// Swift Testing: before the always-on tier stops the process, a note names the test, the object
+    /// and member, the line, and why (the `Sendable` promise); then the report follows.
+    @Test func aSwiftTestingTestStoppedByTheAlwaysOnTierSaysWhichTestAndWhy() async throws {
+        let result = try await #require(
+            processExitsWith: .failure, observing: [\.standardErrorContent]
+        ) {
+            try await ConfinementCheckedTrait.withTestScope(testName: "test handleChild()", testLocation: #_sourceLocation) {
+                let owner = SerialQueueScheduler(label: "exit-tests.handle")
+                let handle = SchedulableObject(Tally(), on: owner)
+                // Off the test's task, so the child records no issue of its own before it stops.
+                await onBackgroundThread { handle.object.add() }
+            }
+        }
+        let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
+        #expect(stderr.contains(
+            "Schedulable: SchedulableObject<Tally>.object used outside its owner in test handleChild() at "
+        ), "\(stderr)")
+        #expect(stderr.contains("ProcessExitTests.swift:"))
+        #expect(stderr.contains("the process stops here, even in a test"))
+        #expect(stderr.contains("shared across threads as Sendable: going on would be a data race"))
+        #expect(stderr.contains("expected owner:  queue \"exit-tests.handle\""))
+    }
+
     /// A violation of a test's object after the test ended cannot fail that test. It is printed with
     /// the test's name, and recorded as an issue of no test so that the run fails. The child captures
     /// that issue (instead of forwarding it here, where Swift Testing would print it) and writes what
@@ -80,6 +106,28 @@ import Testing
     }
 
     #if !canImport(ObjectiveC)
+    /// XCTest: the same note, from the automatic handler of a test run by XCTest itself (`run()` posts
+    /// the observations that give each test its handler); XCTest prints nothing once the process stops.
+    @Test func anXCTestTestStoppedByTheAlwaysOnTierSaysWhichTestAndWhy() async throws {
+        let result = try await #require(
+            processExitsWith: .failure, observing: [\.standardErrorContent]
+        ) {
+            let test = XCTestCase(name: "testUsesTheHandleOffItsOwner") { _ in
+                let handle = SchedulableObject(Tally(), on: SerialQueueScheduler(label: "exit-tests.xctest-handle"))
+                handle.object.add()
+            }
+            test.run()
+        }
+        let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
+        #expect(stderr.contains(
+            "Schedulable: SchedulableObject<Tally>.object used outside its owner in test "
+        ), "\(stderr)")
+        #expect(stderr.contains("testUsesTheHandleOffItsOwner"))
+        #expect(stderr.contains("ProcessExitTests.swift:"))
+        #expect(stderr.contains("the process stops here, even in a test"))
+        #expect(stderr.contains("expected owner:  queue \"exit-tests.xctest-handle\""))
+    }
+
     /// XCTest has no run-level failure, and recording on whichever test runs now would blame the wrong
     /// test, so a late violation of an XCTest test's object is printed with that test's name.
     @Test(.requiresDebugChecks) func aLateViolationOfAnXCTestTestsObjectIsPrintedWithItsName() async throws {

@@ -123,11 +123,7 @@ package final class ConfinementViolationCollector: ConfinementViolationHandler {
     ///     from a finished child happened after that child's body, so no other child may claim it.
     package func receive(_ violation: ConfinementViolation, allowsDelegation: Bool) {
         if violation.tier == .precondition {
-            StandardError.write(
-                "Schedulable: precondition-tier violation in \(scopeDescription): the process stops even "
-                    + "under SchedulableTesting (use assertIsolated() or @Confined for checks a "
-                    + "test can catch, and exit tests for precondition checks)\n"
-            )
+            StandardError.write(AlwaysOnTierNote.text(for: violation, in: scopeDescription))
         }
         let here = Self.current
         // A helper running on the task that detected the violation claims it: its body is what the

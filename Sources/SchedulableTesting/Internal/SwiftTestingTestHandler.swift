@@ -68,11 +68,7 @@ final class SwiftTestingTestHandler: AutomaticTestHandler {
 
     func handle(_ violation: ConfinementViolation) {
         if violation.tier == .precondition {
-            StandardError.write(
-                "Schedulable: precondition-tier violation in test \(testName): the process stops even in a "
-                    + "test (use assertIsolated() or @Confined for checks a test can catch, and exit tests "
-                    + "for precondition checks)\n"
-            )
+            StandardError.write(AlwaysOnTierNote.text(for: violation, in: "test \(testName)"))
         }
         // A note reports nothing wrong: a warning of the test, never a failure, never the console;
         // one per call site and kind, as the log handler prints it (a loop that waits a thousand

@@ -52,6 +52,10 @@ final class XCTestTestHandler: AutomaticTestHandler {
         // A note reports nothing wrong, and XCTest has no issue that fails nothing: it stays out of
         // the test's output (collect it with withConfinementViolationHandler to look at it).
         if violation.tier == .note { return }
+        // The process stops after this handler: XCTest will print neither the failure nor its summary.
+        if violation.tier == .precondition {
+            StandardError.write(AlwaysOnTierNote.text(for: violation, in: "test \(testName)"))
+        }
         enum Route { case now, held, late }
         let onTestThread = pthread_equal(pthread_self(), testThread) != 0
         let route = phase.withLock { phase -> Route in

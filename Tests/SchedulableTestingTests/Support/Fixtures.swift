@@ -66,3 +66,9 @@ extension Trait where Self == ConditionTrait {
         .enabled(if: ConfinementSystem.debugChecksCompiledIn, "the debug-tier checks are compiled out of this build")
     }
 }
+
+/// A plain class with no confinement of its own: only a `SchedulableObject` around it confines it.
+final class Tally {
+    private(set) var count = 0
+    func add() { count += 1 }
+}
