@@ -37,6 +37,15 @@ struct StackFrameClassifierTests {
         #expect(StackFrameClassifier.firstUserFrame(in: [frame("csched_current"), frame("main")], accessorPrefix: nil) == 1)
     }
 
+    /// The frames where the process or a thread began are left out of a report's stack.
+    @Test func processAndThreadEntriesAreRecognized() {
+        for raw in ["_start", "__libc_start_call_main", "__libc_start_main@GLIBC_2.2.5", "start_thread", "__GI___clone3", "clone3", "thread_start"] {
+            #expect(StackFrameClassifier.isEntry(frame(raw)), "\(raw)")
+        }
+        #expect(!StackFrameClassifier.isEntry(frame("main")))
+        #expect(!StackFrameClassifier.isEntry(frame("$s3App5touchyyAA1QCF")))
+    }
+
     /// A ThreadSanitizer build links the sanitizer's runtime into the executable and intercepts
     /// `backtrace` itself: those frames are not the user's.
     @Test func sanitizerInterceptorsAreNotTheAccessSite() {

@@ -6,29 +6,63 @@ import Runtime
 /// The module captures only by its own unwinder and has no initializer from addresses; its `Codable`
 /// form is the way in. That form is the architecture and the frames in Compact Backtrace Format
 /// (the Swift project's docs/CompactBacktraceFormat.md, version 0), base64-encoded. This writes the
-/// simplest valid stream (an information byte, then one absolute 8-byte `ra` instruction per frame)
+/// simplest valid stream (an information byte, one absolute 8-byte `ra` instruction per frame, `end`)
 /// and hands it to `Backtrace(from:)` through a decoder of three strings, so the core module needs no
 /// Foundation. ``CallStack`` checks that the frames come back as written and otherwise symbolicates
 /// with `dladdr`, so a future format change costs lines, never a wrong frame.
 @available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *)
 package enum RuntimeBacktraceReader {
-    /// A backtrace of `addresses` (return addresses, innermost first), or `nil` if the module's decoding
-    /// does not give the same addresses back.
-    package static func backtrace(of addresses: [UInt]) -> Backtrace? {
+    /// A backtrace of `addresses` (return addresses, innermost first, or with `programCounters` the
+    /// addresses themselves, which symbolicate without the step back into the call), or `nil` if the
+    /// module's decoding does not give the same addresses back.
+    package static func backtrace(of addresses: [UInt], programCounters: Bool = false) -> Backtrace? {
         guard UInt.bitWidth == 64, !addresses.isEmpty else { return nil }
         var bytes: [UInt8] = [0b0000_0010]  // version 0, 64-bit words
         bytes.reserveCapacity(1 + addresses.count * 9)
         for address in addresses {
-            bytes.append(0b0010_1_111)  // `ra`, absolute, 8 bytes follow
+            bytes.append(programCounters ? 0b0001_1_111 : 0b0010_1_111)  // `pc` or `ra`, absolute, 8 bytes follow
             for shift in stride(from: 56, through: 0, by: -8) { bytes.append(UInt8(truncatingIfNeeded: address >> UInt(shift))) }
         }
+        bytes.append(0)  // `end`: without it the decoder adds a `truncated` frame
         let values = ["architecture": architecture, "backtrace": base64(bytes)]
         guard let backtrace = try? Backtrace(from: StringsDecoder(values: values)) else { return nil }
         let decoded = backtrace.frames.compactMap { frame -> UInt? in
-            if case .returnAddress(let address) = frame { return UInt(address) }
-            return nil
+            switch frame {
+            case .returnAddress(let address) where !programCounters: return UInt(address)
+            case .programCounter(let address) where programCounters: return UInt(address)
+            default: return nil
+            }
         }
         return decoded == addresses ? backtrace : nil
+    }
+
+    /// Where the statement search probes, in bytes after a return address (and, negated, before the
+    /// call): the line table starts a row at an instruction, and rows after a call are a few bytes long,
+    /// so the probes are dense near the call and sparse further on. The module looks up each address's
+    /// line on its own (tens of milliseconds in a large binary), hence few probes, one at a time.
+    static let statementProbeOffsets: [UInt] = [0, 2, 4, 7, 11, 16, 24, 40]
+
+    /// The file and line of the statement that made the call returning to `returnAddress` in the
+    /// function `function` (its raw symbol), when the line table gives that call line 0.
+    ///
+    /// The Swift compiler gives line 0 to the call of a property's `_modify` accessor (`count += 1`,
+    /// `items.append(x)`, `flag.toggle()`) and to some calls in autoclosures and optimized code. The
+    /// statement goes on after the accessor returns, so the first row with a line after the return
+    /// address, in the same function, is that statement's; where there is none (the call ends the
+    /// function), the nearest row before the call is taken.
+    static func statementLine(
+        returningTo returnAddress: UInt, in function: String, symbolicate: (Backtrace) -> SymbolicatedBacktrace?
+    ) -> (path: String, line: Int)? {
+        let after = statementProbeOffsets.map { returnAddress &+ $0 }
+        let before = statementProbeOffsets.dropFirst().compactMap { $0 + 1 < returnAddress ? returnAddress - 1 - $0 : nil }
+        for address in after + before {
+            guard let probe = backtrace(of: [address], programCounters: true), let symbolicated = symbolicate(probe)
+            else { return nil }
+            // The physical frame is the last for its address; inlined frames before it are other code's.
+            guard let symbol = symbolicated.frames.last?.symbol, symbol.rawName == function else { continue }
+            if let location = symbol.sourceLocation, location.line > 0 { return (location.path, location.line) }
+        }
+        return nil
     }
 
     /// The architecture as the module names it (only printed; symbolication reads the images).

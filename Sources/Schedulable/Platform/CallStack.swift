@@ -76,16 +76,59 @@ package struct CallStack: Sendable {
     package func frames(fallback: Bool = false) -> [Frame] {
         #if canImport(Runtime)
         if !fallback, PlatformInternals.runtimeBacktraceAllowed, #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
-            if let cached = SymbolCache.frames(for: addresses) { return cached }
+            if let cached = SymbolCache.frames(for: addresses) { return Self.autoclosuresAtTheirStatement(cached) }
             if let backtrace = RuntimeBacktraceReader.backtrace(of: addresses) {
                 let symbolicated = RuntimeImages.symbolicate(backtrace)
                 SymbolCache.store(symbolicated)
-                return symbolicated
+                return Self.autoclosuresAtTheirStatement(symbolicated)
             }
         }
         #endif
         // `dladdr` is cheap and knows no lines: nothing to keep.
         return addresses.map(Self.fallbackFrame)
+    }
+
+    /// `frame` placed at the line of the statement its call belongs to, where the line table gives the
+    /// call line 0 (a property's `_modify` accessor called by `count += 1`; see
+    /// `RuntimeBacktraceReader.statementLine`); `frame` itself when it has a line, is inlined, or the
+    /// search finds none. A few line look-ups per address, each kept for the life of the process: the
+    /// reporting path asks it of the access site only.
+    package static func atItsStatement(_ frame: Frame) -> Frame {
+        guard frame.line == nil, !frame.isInlined, let function = frame.rawName else { return frame }
+        var located = frame
+        if let known = StatementLines.cache.withLock({ $0[frame.address] }) {
+            (located.path, located.line) = (known?.path, known?.line)
+            return located
+        }
+        var found: (path: String, line: Int)?
+        #if canImport(Runtime)
+        if PlatformInternals.runtimeBacktraceAllowed, #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
+            found = RuntimeImages.statementLine(returningTo: frame.address, in: function)
+        }
+        #endif
+        StatementLines.cache.withLock { cache in
+            if cache.count >= StatementLines.limit { cache.removeAll() }
+            cache[frame.address] = .some(found)
+        }
+        (located.path, located.line) = (found?.path, found?.line)
+        return located
+    }
+
+    /// `frames` with each autoclosure that has no line (`implicit closure #1 in check()`: the compiler
+    /// may give its whole body line 0) placed at the line of the function that made it, the statement
+    /// that passed it (`XCTAssertEqual(queue.count, 0)`): the next frame of that function down the stack.
+    /// Per stack, not per address: the line is the caller's.
+    static func autoclosuresAtTheirStatement(_ frames: [Frame]) -> [Frame] {
+        var frames = frames
+        for index in frames.indices where frames[index].line == nil {
+            guard let name = frames[index].name, name.hasPrefix("implicit closure #"),
+                  let separator = name.indices.first(where: { name[$0...].hasPrefix(" in ") }) else { continue }
+            let maker = name[name.index(separator, offsetBy: 4)...]
+            if let caller = frames[(index + 1)...].first(where: { $0.name.map { $0 == maker } ?? false }), caller.line != nil {
+                (frames[index].path, frames[index].line) = (caller.path, caller.line)
+            }
+        }
+        return frames
     }
 
     private static func fallbackFrame(_ address: UInt) -> Frame {
@@ -113,6 +156,12 @@ package struct CallStack: Sendable {
         guard let slash = path.lastIndex(of: "/") else { return path }
         return String(path[path.index(after: slash)...])
     }
+}
+
+/// The statement lines found for return addresses whose own line is 0 (bounded; `nil`: none found).
+private enum StatementLines {
+    static let limit = 1_024
+    static let cache = LockedValue([UInt: (path: String, line: Int)?]())
 }
 
 /// What symbolication found per address, kept for the life of the process (bounded): the frames of one
@@ -249,6 +298,15 @@ private enum RuntimeImages {
             result.image = map[index].name
         }
         return result
+    }
+
+    /// See ``CallStack/atItsStatement(_:)``.
+    static func statementLine(returningTo address: UInt, in function: String) -> (path: String, line: Int)? {
+        let map = current
+        let options: Backtrace.SymbolicationOptions = [.showInlineFrames, .showSourceLocations, .useSymbolCache]
+        return RuntimeBacktraceReader.statementLine(returningTo: address, in: function) { probe in
+            symbolicating.withLock { probe.symbolicated(with: map, options: options) }
+        }
     }
 
     private static func isOutside(_ frame: Backtrace.Frame, _ map: ImageMap) -> Bool {

@@ -182,9 +182,12 @@ final class CapturedAccess: Sendable {
             let frames = stack.frames()
             var result = Resolved(key: nil, site: nil, stack: [])
             if let first = StackFrameClassifier.firstUserFrame(in: frames, accessorPrefix: accessorPrefix) {
-                let shown = frames[first...].lazy.filter { !$0.isThunk && ($0.name != nil || $0.image != nil) }
+                var fromSite = Array(frames[first...])
+                fromSite[0] = CallStack.atItsStatement(fromSite[0])
+                let shown = fromSite.lazy
+                    .filter { !$0.isThunk && ($0.name != nil || $0.image != nil) && !StackFrameClassifier.isEntry($0) }
                     .prefix(depth).map(Self.reportFrame)
-                result = Resolved(key: frames[first].address, site: Self.reportFrame(frames[first]), stack: Array(shown))
+                result = Resolved(key: fromSite[0].address, site: Self.reportFrame(fromSite[0]), stack: Array(shown))
             }
             resolved = result
             return result
@@ -242,6 +245,16 @@ enum StackFrameClassifier {
         if isMangledSwift(raw) { return true }  // a standard-library type, a thunk: not the user's
         return systemCNames.contains(raw) || libraryCPrefixes.contains(where: raw.hasPrefix)
     }
+
+    /// Whether the frame is where the process or a thread began (`_start`, `__libc_start_main`,
+    /// `start_thread`, `clone3`): the unwinder reaches them, and a report has nothing to say with them.
+    static func isEntry(_ frame: CallStack.Frame) -> Bool {
+        guard let raw = frame.rawName else { return false }
+        let name = raw.split(separator: "@").first.map(String.init) ?? raw
+        return systemCNames.contains(name) || entryPrefixes.contains(where: name.hasPrefix)
+    }
+
+    private static let entryPrefixes = ["__libc_start", "__GI___clone", "__clone"]
 
     /// Whether the frame is one of the property's own accessors (`UploadQueue.isPaused.setter`), which
     /// the compiler writes at the declaration: the access site is their caller.

@@ -1,0 +1,90 @@
+import Dispatch
+import Schedulable
+import Testing
+
+/// Every kind of access keeps its line in debug builds. The compiler gives line 0 to the call of a
+/// property's `_modify` accessor and to calls in autoclosures; the report takes the line of the
+/// statement the call belongs to (`CallStack`'s statement search). Each access is the second
+/// statement of its closure, after one on the line before, so neither neighbouring line passes.
+@Suite("Access kinds keep their line", .enabled(if: isDebugBuild, "optimized builds keep the lines the compiler kept"))
+struct AccessKindLineTests {
+    /// The line of the one violation `body` makes on a global queue, and its file.
+    private func siteOfTheViolation(_ body: @escaping @Sendable (Counter) -> Void) -> (file: String?, line: Int?) {
+        let recorder = ViolationRecorder()
+        let counter = settledCounter(owner: SerialQueueScheduler(label: "access-kinds"), recorder: recorder)
+        DispatchQueue.global().sync { body(counter) }
+        let sites = recorder.violations.map(\.accessSite)
+        #expect(sites.count == 1)
+        return (sites.first??.file, sites.first??.line)
+    }
+
+    @Test func compoundAssignment() {
+        let line = #line + 3
+        let site = siteOfTheViolation { counter in
+            let one = 1
+            counter.count += one
+        }
+        #expect(site.line == line)
+        #expect(site.file?.hasSuffix("/Tests/SchedulableTests/AccessKindLineTests.swift") == true)
+    }
+
+    @Test func compoundAssignmentOfAnArray() {
+        let line = #line + 3
+        let site = siteOfTheViolation { counter in
+            let more = [1, 2]
+            counter.items += more
+        }
+        #expect(site.line == line)
+    }
+
+    @Test func mutatingCallThroughTheProperty() {
+        let line = #line + 3
+        let site = siteOfTheViolation { counter in
+            let item = 3
+            counter.items.append(item)
+        }
+        #expect(site.line == line)
+    }
+
+    @Test func toggle() {
+        let line = #line + 3
+        let site = siteOfTheViolation { counter in
+            let unused = 0
+            counter.flag.toggle()
+            _ = unused
+        }
+        #expect(site.line == line)
+    }
+
+    @Test func readInsideAnAutoclosure() {
+        let line = #line + 3
+        let site = siteOfTheViolation { counter in
+            let expected = 0
+            requireEqual(counter.count, expected)
+        }
+        #expect(site.line == line)
+    }
+
+    @Test func plainReadAndWrite() {
+        let line = #line + 3
+        let site = siteOfTheViolation { counter in
+            let value = 4
+            counter.count = value
+        }
+        #expect(site.line == line)
+    }
+}
+
+/// An assertion-style function whose arguments are autoclosures, as `XCTAssertEqual`'s are.
+private func requireEqual(_ lhs: @autoclosure () -> Int, _ rhs: @autoclosure () -> Int) {
+    _ = lhs() == rhs()
+}
+
+/// Whether this is a debug build (`-Onone`), where every line is kept.
+private let isDebugBuild: Bool = {
+    #if SCHEDULABLE_DEBUG_BUILD
+    return true
+    #else
+    return false
+    #endif
+}()
