@@ -261,6 +261,11 @@ struct ReportContentTests {
             ],
             stackTop: "readMailboxOnMainThread(_:) at \(probeFile):\(line)"
         )
+        #if DEBUG
+        // The probe's top-level code, further down: named in words, not `schedulable_main_probe_main`
+        // (checked in debug builds, where nothing is inlined into it).
+        #expect(output.contains("#2 top-level code at schedulable_main_probe/main.swift:"), "\(output)")
+        #endif
     }
 
     @Test(.enabled(if: ConfinementSystem.debugChecksCompiledIn))
