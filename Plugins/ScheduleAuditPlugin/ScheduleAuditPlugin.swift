@@ -40,7 +40,8 @@ struct ScheduleAuditPlugin: CommandPlugin {
         }
 
         let targets = try selectTargets(named: targetNames, in: context.package)
-        // `.private` so internal and private members appear (they are what the audit is about);
+        // `.private` so internal and private members appear (they are what the audit is about; private
+        // ones come without a source location, which the tool finds in the class's body);
         // synthesized members come from protocol extensions and are not written in the class.
         let options = PackageManager.SymbolGraphOptions(
             minimumAccessLevel: .private, includeInheritedDocs: false, includeSynthesized: false,

@@ -5,11 +5,14 @@ import Foundation
 /// The symbol graph says which classes adopt the protocol, which members they have, how each property
 /// is declared (`@Confined var x: Int`) and where. A scan of the source at those locations
 /// answers what the graph does not: whether a `var` is stored or computed, whether a method body calls
-/// a guard, and which names the type's include/exclude options list.
+/// a guard, and which names the type's include/exclude options list. `private` and `fileprivate`
+/// members are in the graph without a location; the scan finds their declarations in the class's
+/// body.
 ///
 /// Findings:
 /// - ``AuditFinding/Kind/unprotectedStoredProperty``: a stored `var` (plain, `lazy`, `weak`, or with
-///   observers) without `@Confined` (or its alias `@ScheduleProtected`). Computed properties have no storage and are skipped.
+///   observers; `private` and `fileprivate` ones too) without `@Confined` (or its alias
+///   `@ScheduleProtected`). Computed properties have no storage and are skipped.
 /// - ``AuditFinding/Kind/unguardedMethod``: an instance method whose body never mentions
 ///   `assertIsolated`, `preconditionIsolated` or `isIsolated`. `private`/`fileprivate` methods are
 ///   skipped: only the type's own members can call them, and those are audited. Initializers are
@@ -127,6 +130,22 @@ struct AuditContext {
         (index.members[usr] ?? []).compactMap { index.symbols[$0] }
     }
 
+    /// Where a property that the graph gives no location is declared: `private` and `fileprivate`
+    /// members have none (the compiler records locations only for declarations visible outside their
+    /// file), so the type's body is scanned for it. Only properties: a private method is not audited
+    /// (its callers are), and a property the body does not declare is not stored — an extension
+    /// cannot add storage.
+    private mutating func bodyLocation(of member: SymbolGraph.Symbol, in type: SymbolGraph.Symbol) -> SymbolGraph.Symbol.Location? {
+        guard member.kind.identifier == "swift.property", let typeLocation = type.location,
+              let name = file(typeLocation.path)?.propertyName(
+                  member.names.title, inTypeNamedAt: typeLocation.position.line, column: typeLocation.position.character
+              )
+        else { return nil }
+        return SymbolGraph.Symbol.Location(
+            uri: typeLocation.uri, position: .init(line: name.line, character: name.column)
+        )
+    }
+
     private func isExcluded(_ name: String, property: Bool, in options: [OptionEntry]) -> Bool {
         options.contains { entry in
             guard entry.list == .exclude else { return false }
@@ -144,7 +163,7 @@ struct AuditContext {
         for member in memberSymbols(of: type.identifier.precise) {
             // Without the source (unreadable file) the graph still answers the property questions;
             // only body checks and suppression comments need the text.
-            guard let location = member.location else { continue }
+            guard let location = member.location ?? bodyLocation(of: member, in: type) else { continue }
             let file = file(location.path)
             let (line, column) = (location.position.line, location.position.character)
             if file?.isSuppressed(line: line) == true { continue }

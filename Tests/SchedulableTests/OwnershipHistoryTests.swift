@@ -203,7 +203,9 @@ struct OwnershipHistoryTests {
         let y = SerialQueueScheduler(label: "evil\nlabel")
         let recorder = ViolationRecorder()
         let counter = settled(Tracked(owner: x), owner: x, recorder: recorder)
+        let handOffLine = #line + 1
         x.sync { counter.handOff(to: y) }
+        let detachLine = #line + 1
         y.sync { counter.detach() }
         y.sync { counter.ping() }
         DispatchQueue(label: "test.history.text.intruder").sync { counter.ping() }
@@ -217,20 +219,45 @@ struct OwnershipHistoryTests {
             #expect(line.hasPrefix("  " + label), "\(line)")
         }
         #expect(!lines.contains { $0.hasPrefix("label") }, "a label's newline must stay escaped")
-        #expect(historyLines.dropFirst().first?.contains("handOff to queue \"evil\\nlabel\"") == true)
+        // Each change in words (a reader has never seen the case names), with its site and context.
+        let changes = Array(historyLines.dropFirst().prefix(3))
+        let here = #fileID
+        #expect(changes[0].hasPrefix("  owner change:    handed off to queue \"evil\\nlabel\" at \(here):\(handOffLine), made on queue \"test.history.text.x\" (thread "), "\(changes[0])")
+        #expect(changes[1].hasPrefix("  owner change:    detached at \(here):\(detachLine), made on queue \"evil\\nlabel\" (thread "), "\(changes[1])")
+        // The first use's site is ping()'s guard, in Tracked.
+        #expect(changes[2].hasPrefix("  owner change:    bound to queue \"evil\\nlabel\" by its first use at \(here):"), "\(changes[2])")
+        #expect(changes[2].contains(", made on queue \"evil\\nlabel\" (thread "), "\(changes[2])")
 
         let json = violation.jsonLine()
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
         #expect(object["version"] as? Int == 2)
         let history = try #require(object["history"] as? [String: Any])
         #expect(history["ownerChangeCount"] as? Int == 3)
-        let changes = try #require(history["ownerChanges"] as? [[String: Any]])
-        #expect(changes.map { $0["kind"] as? String } == ["handOff", "detach", "boundByFirstUse"])
-        #expect(changes.first?["newOwner"] as? String == "queue \"evil\nlabel\"")
-        #expect((changes.first?["at"] as? [String: Any])?["path"] as? String == #fileID)
+        // The JSON Lines schema keeps the identifiers.
+        let jsonChanges = try #require(history["ownerChanges"] as? [[String: Any]])
+        #expect(jsonChanges.map { $0["kind"] as? String } == ["handOff", "detach", "boundByFirstUse"])
+        #expect(jsonChanges.first?["newOwner"] as? String == "queue \"evil\nlabel\"")
+        #expect((jsonChanges.first?["at"] as? [String: Any])?["path"] as? String == #fileID)
         let created = try #require(history["createdAt"] as? [String: Any])
         #expect(created["line"] as? Int == violation.history?.createdAt?.line)
         #expect((history["lastLegitimateAccess"] as? [String: Any])?["member"] as? String == "ping()")
+    }
+
+    /// An object sent into a ``SchedulableObject`` is bound to its scheduler for good: a change of owner,
+    /// which the report gives in words.
+    @Test func anObjectSentIntoASchedulableObjectIsBoundAndTheReportSaysSo() throws {
+        let owner = SerialQueueScheduler(label: "test.history.sent")
+        let recorder = ViolationRecorder()
+        let counter = withConfinementViolationHandler(recorder) { Tracked.detached() }
+        let sentLine = #line + 1
+        let object = SchedulableObject(counter, on: owner)
+        DispatchQueue(label: "test.history.sent.intruder").sync { counter.ping() }
+        let violation = try #require(recorder.violations.last)
+        #expect(violation.history?.ownerChanges.map(\.kind) == ["boundBySending"])
+        let line = violation.description.split(separator: "\n").first { $0.hasPrefix("  owner change:") }
+        let expected = "  owner change:    bound to queue \"test.history.sent\" by being sent into a SchedulableObject at \(#fileID):\(sentLine), made on "
+        #expect(line?.hasPrefix(expected) == true, "\(line ?? "no owner change line")")
+        withExtendedLifetime(object) {}
     }
 
     private func settled(_ make: @autoclosure () -> Tracked, owner: SerialQueueScheduler, recorder: ViolationRecorder) -> Tracked {
@@ -257,7 +284,7 @@ struct OwnershipHistoryTests {
             let stderr = standardErrorText(result)
             #expect(stderr.contains("Tracked.incrementAlways() used outside its owner"))
             let hasHistory = ConfinementSystem.debugChecksCompiledIn
-            #expect(stderr.contains("  owner change:    handOff to queue \"exit.history.y\" at ") == hasHistory)
+            #expect(stderr.contains("  owner change:    handed off to queue \"exit.history.y\" at ") == hasHistory)
             #expect(stderr.contains("  created at:      SchedulableTests/OwnershipHistoryTests.swift:") == hasHistory)
         }
     }

@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import Schedulable
+@testable import Schedulable
 import Testing
 
 // Report contents: the member's name without annotation, the access site and the stack, in every
@@ -261,6 +261,11 @@ struct ReportContentTests {
             ],
             stackTop: "readMailboxOnMainThread(_:) at \(probeFile):\(line)"
         )
+        #if DEBUG
+        // The probe's top-level code, further down: named in words, not `schedulable_main_probe_main`
+        // (checked in debug builds, where nothing is inlined into it).
+        #expect(output.contains("#2 top-level code at schedulable_main_probe/main.swift:"), "\(output)")
+        #endif
     }
 
     @Test(.enabled(if: ConfinementSystem.debugChecksCompiledIn))
@@ -396,6 +401,39 @@ struct ReportContentTests {
         }.map { result in
             let output = String(decoding: result.standardOutputContent, as: UTF8.self)
             #expect(output == (ConfinementSystem.debugChecksCompiledIn ? "\(thisFile):\(Inbox.unreadLine)\n" : "\n"))
+        }
+    }
+
+    /// Every change of owner the history records reads in words: a reader of a report has never seen
+    /// the library's case names. The JSON Lines record keeps them, as its schema says.
+    @Test func ownerChangesAreInPlainWordsAndTheJSONKeepsTheIdentifiers() throws {
+        let site = CodeLocation(fileID: "App/Batch.swift", line: 12)
+        let words: [String: String] = [
+            "handOff": "handed off to queue \"q\" at App/Batch.swift:12",
+            "detach": "detached at App/Batch.swift:12",
+            "boundByFirstUse": "bound to queue \"q\" by its first use at App/Batch.swift:12",
+            "boundBySending": "bound to queue \"q\" by being sent into a SchedulableObject at App/Batch.swift:12",
+        ]
+        // Every kind the library records has its words; a new kind must get them too.
+        #expect(Set(OwnershipEventKind.allCases.map(\.rawValue)) == Set(words.keys))
+        for kind in OwnershipEventKind.allCases.map(\.rawValue) + ["movedByAFutureVersion"] {
+            var history = ConfinementViolation.History(createdAt: site, createdOn: "main thread")
+            history.ownerChanges = [
+                .init(kind: kind, newOwner: kind == "detach" ? "detached" : "queue \"q\"", at: site, context: "main thread"),
+            ]
+            history.ownerChangeCount = 1
+            var violation = ConfinementViolation(
+                kind: .wrongContext, tier: .assert, member: "add(_:)", expectedOwner: "queue \"q\"", actualContext: "main thread"
+            )
+            violation.history = history
+            let line = violation.description.split(separator: "\n").first { $0.hasPrefix("  owner change:") }
+            // A kind this version does not know is shown as it is.
+            let phrase = words[kind] ?? "movedByAFutureVersion to queue \"q\" at App/Batch.swift:12"
+            #expect(line == "  owner change:    \(phrase), made on main thread")
+
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(violation.jsonLine().utf8)) as? [String: Any])
+            let changes = (object["history"] as? [String: Any])?["ownerChanges"] as? [[String: Any]]
+            #expect(changes?.map { $0["kind"] as? String } == [kind])
         }
     }
 }

@@ -18,6 +18,37 @@ struct StackFrameClassifierTests {
         #expect(StackFrameClassifier.swiftModule(ofMangled: "main") == nil)
     }
 
+    /// Top-level code has no name of its own: its closures demangle to `closure #9 in ` (their context,
+    /// the module, is left out of the short form) and it is itself the entry point `main`
+    /// (`<Module>_main` in SwiftPM's executables). Reports say `top-level code`.
+    @Test func topLevelCodeAndItsClosuresAreNamedSo() {
+        func reported(_ raw: String?, _ name: String?, path: String? = nil) -> ConfinementViolation.StackFrame {
+            CapturedAccess.reportFrame(CallStack.Frame(
+                address: 0x10, rawName: raw, name: name, image: "App", path: path, line: path.map { _ in 9 }
+            ))
+        }
+        let main = "/src/Sources/App/main.swift"
+        let closure = reported("$s3AppyycfU8_", "closure #9 in ", path: main)
+        #expect(closure.function == "closure #9 in top-level code")
+        #expect(closure.description == "App/main.swift:9 in closure #9 in top-level code")
+        #expect(reported("$s3AppyycfU_yycfU0_", "closure #2 in closure #1 in ").function == "closure #2 in closure #1 in top-level code")
+        #expect(reported("$s3AppyycfU_", "implicit closure #1 in ").description == "implicit closure #1 in top-level code in App")
+
+        let entry = reported("App_main", "App_main", path: main)
+        #expect(entry.function == "top-level code")
+        #expect(entry.description == "App/main.swift:9 in top-level code")  // the module from the symbol
+        #expect(reported("main", "main", path: "/tmp/script.swift").description == "script.swift:9 in top-level code")
+
+        // Named functions keep their names; so do C's `main`, a `@_cdecl` function ending in `_main`,
+        // and a `main` without debug information, which could be either.
+        #expect(reported("$s3App5touchyyF", "touch()", path: main).function == "touch()")
+        #expect(reported("$s3App4loadyyFyycfU_", "closure #1 in load()").function == "closure #1 in load()")
+        #expect(reported("main", "main", path: "/src/Sources/CTool/main.c").function == "main")
+        #expect(reported("worker_main", "worker_main", path: "/src/Sources/App/Worker.swift").function == "worker_main")
+        #expect(reported("main", "main").function == "main")
+        #expect(reported(nil, nil).function == "0x10")
+    }
+
     @Test func theFirstUserFrameSkipsTheLibraryTheRuntimeDispatchThunksAndThePropertysAccessors() {
         let frames = [
             frame("$s11Schedulable11ConfinementC20_checkFailedFastPath"),

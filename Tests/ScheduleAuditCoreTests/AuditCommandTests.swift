@@ -27,11 +27,11 @@ struct AuditCommandTests {
         #expect(status == AuditCommand.exitSuccess)
         let lines = output.split(separator: "\n").map(String.init)
         let warnings = lines.filter { $0.contains(": warning: ") }
-        #expect(warnings.count == 8)
+        #expect(warnings.count == 10)
         let pattern = #/^/.+/FlawedUploader\.swift:\d+:\d+: warning: .+ \[[a-zA-Z]+\]$/#
         #expect(warnings.allSatisfy { $0.wholeMatch(of: pattern) != nil })
         #expect(lines.filter { $0.contains(": note: ") }.count == 4)
-        #expect(lines.last == "schedule-audit: module 'AuditFixture': 5 ConfinedObject classes, 8 findings")
+        #expect(lines.last == "schedule-audit: module 'AuditFixture': 6 ConfinedObject classes, 10 findings")
     }
 
     @Test func jsonOutputCarriesTheSameFindings() throws {
@@ -40,7 +40,7 @@ struct AuditCommandTests {
         let (output, _) = try command.run()
         let decoded = try JSONDecoder().decode(AuditOutput.self, from: Data(output.utf8))
         #expect(decoded.version == 1)
-        #expect(decoded.findingCount == 8)
+        #expect(decoded.findingCount == 10)
         #expect(decoded.modules.map(\.module) == ["AuditFixture"])
         #expect(Set(decoded.modules[0].findings.map(\.kind)) == Set(AuditFinding.Kind.allCases))
         #expect(decoded.modules[0].findings.allSatisfy { $0.path.hasPrefix(Fixture.directory.path) })
@@ -109,7 +109,7 @@ struct AuditCommandTests {
         let dirs = try Self.graphDirectories()
         let result = AuditCommand.main(arguments: ["--module", dirs.module, "--context", dirs.context, "--strict"])
         #expect(result.status == AuditCommand.exitFindings)
-        #expect(result.standardOutput.hasSuffix("schedule-audit: module 'AuditFixture': 5 ConfinedObject classes, 8 findings\n"))
+        #expect(result.standardOutput.hasSuffix("schedule-audit: module 'AuditFixture': 6 ConfinedObject classes, 10 findings\n"))
         #expect(result.standardError.isEmpty)
     }
 

@@ -20,7 +20,9 @@ struct ScheduleAuditorTests {
         #expect(report.module == "AuditFixture")
         // PlainCounter does not adopt the protocol; FlawedSubclass adopts through its superclass,
         // FlawedUploader through UploadService, which refines ConfinedObject.
-        #expect(report.protectableTypes == ["CleanUploader", "FlawedSubclass", "FlawedUploader", "IncludingUploader", "MovingUploader"])
+        #expect(report.protectableTypes == [
+            "CleanUploader", "FlawedSubclass", "FlawedUploader", "IncludingUploader", "MovingUploader", "PrivateStateUploader",
+        ])
     }
 
     @Test func reportsExactlyTheFlawsOfTheFixture() throws {
@@ -34,6 +36,8 @@ struct ScheduleAuditorTests {
             Expected(kind: .unguardedMethod, typeName: "FlawedSubclass", member: "describe()", line: 41),
             Expected(kind: .unguardedMethod, typeName: "IncludingUploader", member: "pause()", line: 55),
             Expected(kind: .fixedOwnerChanged, typeName: "MovingUploader", member: "handOff(to:)", line: 71),
+            Expected(kind: .unprotectedStoredProperty, typeName: "PrivateStateUploader", member: "retries", line: 79),
+            Expected(kind: .unprotectedStoredProperty, typeName: "PrivateStateUploader", member: "lastError", line: 80),
         ]
         #expect(Self.summary(report) == expected)
         #expect(report.findings.allSatisfy { $0.path == Fixture.path("FlawedUploader.swift") })
@@ -59,6 +63,34 @@ struct ScheduleAuditorTests {
         // FlawedSubclass has no options of its own.
         let describe = try #require(findings.first { $0.member == "describe()" })
         #expect(describe.note == nil)
+    }
+
+    /// `private` and `fileprivate` members are in the graph without a location (the compiler records
+    /// none for declarations invisible outside their file); the audit finds them in the class's body.
+    @Test func privateAndFileprivateStoredPropertiesAreReportedAtTheirDeclaration() throws {
+        let members = try Fixture.graphs("module").flatMap(\.symbols).filter { $0.pathComponents.first == "PrivateStateUploader" }
+        let unlocated = members.filter { $0.location == nil && $0.kind.identifier == "swift.property" }
+        #expect(Set(unlocated.map(\.names.title)) == ["retries", "lastError", "pending", "isBusy"])
+
+        let findings = try Fixture.audit().findings.filter { $0.typeName == "PrivateStateUploader" }
+        // `@Confined private var pending` is checked; `private var isBusy { … }` is computed.
+        #expect(findings.map(\.member) == ["retries", "lastError"])
+        #expect(findings.allSatisfy { $0.kind == .unprotectedStoredProperty && $0.path == Fixture.path("FlawedUploader.swift") })
+        #expect(findings.map(\.line) == [79, 80])
+        #expect(findings.map(\.column) == [17, 21])  // the names, where an editor should put the cursor
+        #expect(findings.first?.message.contains("stored property 'retries' of ConfinedObject class 'PrivateStateUploader' is not wrapped in @Confined") == true)
+    }
+
+    @Test func aPrivatePropertyCanBeExcludedLikeAnyOther() throws {
+        let report = try Fixture.audit { path, text in
+            guard path.hasSuffix("FlawedUploader.swift") else { return text }
+            return text.replacingOccurrences(
+                of: "Confinement(owner: uploads)\n    private var retries",
+                with: "Confinement(owner: uploads, options: .exclude(.property(\\PrivateStateUploader.retries)))\n    private var retries"
+            )
+        }
+        // Excluded, and the entry names a member: neither finding remains for `retries`.
+        #expect(report.findings.filter { $0.typeName == "PrivateStateUploader" }.map(\.member) == ["lastError"])
     }
 
     @Test func removingTheSuppressionCommentReportsTheProperty() throws {
@@ -181,12 +213,12 @@ struct ScheduleAuditorTests {
     @Test func unreadableSourcesSkipBodyChecksButKeepGraphFacts() throws {
         // Without sources the audit cannot see bodies or option literals: no method or option
         // findings, and stored/computed falls back to the declaration (`{ get }` marks computed,
-        // except for `lazy`).
+        // except for `lazy`). Private members, which only the source locates, are not seen either.
         let report = ScheduleAuditor(
             moduleGraphs: try Fixture.graphs("module"), contextGraphs: try Fixture.graphs("context"),
             readSource: { _ in nil }
         ).run()
         #expect(Set(report.findings.map(\.member)) == ["attempts", "cache", "thumbnails", "retries", "createdAt"])
-        #expect(report.protectableTypes.count == 5)
+        #expect(report.protectableTypes.count == 6)
     }
 }

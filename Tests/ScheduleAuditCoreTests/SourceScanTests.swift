@@ -62,6 +62,35 @@ struct SourceScanTests {
         #expect(file.propertyStorage(line: name.line, column: name.column) == expected)
     }
 
+    /// Where the audit looks for `private` members, which the symbol graph gives no location.
+    @Test func propertyNameIsFoundInTheTypesOwnBodyOnly() {
+        let file = SourceFile(path: "f", text: """
+        final class Uploader<T>: ConfinedObject where T: Sendable {
+            final class Nested { var hidden = 0 }
+            var observed = 0 { didSet { let inner = 1 } }
+            let handler: () -> Void = { var captured = 0 }
+            func run() { var local = 0 }
+            private var first = 0, second: [String: Int] = [:]
+            @Confined(name: "x") fileprivate var wrapped = 0
+            private var computed: Int { observed }
+        }
+        var hidden = 0
+        """)
+        func position(_ name: String) -> String? {
+            file.propertyName(name, inTypeNamedAt: 0, column: 12).map { "\($0.line):\($0.column)" }
+        }
+        #expect(position("observed") == "2:8")
+        #expect(position("handler") == "3:8")
+        #expect(position("first") == "5:16")
+        #expect(position("second") == "5:27")  // the second binding of one declaration
+        #expect(position("wrapped") == "6:41")
+        #expect(position("computed") == "7:16")
+        // Declared in a nested type, an observer, a closure, a method, or outside the type: not its own.
+        for name in ["hidden", "inner", "captured", "local", "Int", "run"] {
+            #expect(position(name) == nil, "\(name)")
+        }
+    }
+
     @Test func suppressionMarkerCountsOnTheLineAndTheLineAbove() {
         let file = SourceFile(path: "f", text: "// schedule-audit:ignore\nvar a = 1\nvar b = 2 // schedule-audit:ignore\n\nvar c = 3")
         #expect(file.isSuppressed(line: 1))

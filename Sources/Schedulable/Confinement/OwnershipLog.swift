@@ -1,7 +1,9 @@
 import CSchedulableContext
 
 /// The changes of binding a record's history keeps (the debug tier's; release builds record none).
-enum OwnershipEventKind: String {
+/// The raw values are the JSON Lines schema's `kind`; ``ConfinementViolation/History/OwnerChange``
+/// gives each its words for the text report.
+enum OwnershipEventKind: String, CaseIterable {
     /// ``Confinement/handOff(to:file:line:)``.
     case handOff
     /// ``Confinement/detach(file:line:)``.

@@ -1,7 +1,8 @@
 extension ConfinementViolation {
     /// One frame of a report's stack: a function and, when debug information has them, its file and line.
     public struct StackFrame: Sendable, Hashable, CustomStringConvertible {
-        /// The function, as backtraces print it (`touchFromElsewhere(_:)`, `closure #1 in load()`).
+        /// The function, as backtraces print it (`touchFromElsewhere(_:)`, `closure #1 in load()`), or
+        /// `top-level code` for a `main.swift`'s statements (`closure #2 in top-level code`).
         public var function: String
         /// The source file's path, as the debug information records it; `nil` without debug information.
         public var file: String?
@@ -194,11 +195,11 @@ final class CapturedAccess: Sendable {
         }
     }
 
-    private static func reportFrame(_ frame: CallStack.Frame) -> ConfinementViolation.StackFrame {
-        let function = frame.name ?? frame.rawName ?? "0x" + String(frame.address, radix: 16)
+    /// The frame as a report shows it, named by ``StackFrameClassifier/reportName(of:)``.
+    static func reportFrame(_ frame: CallStack.Frame) -> ConfinementViolation.StackFrame {
+        let (function, module) = StackFrameClassifier.reportName(of: frame)
         return ConfinementViolation.StackFrame(
-            function: function, file: frame.path, line: frame.line, image: frame.image,
-            module: frame.rawName.flatMap(StackFrameClassifier.swiftModule(ofMangled:))
+            function: function, file: frame.path, line: frame.line, image: frame.image, module: module
         )
     }
 }
@@ -266,6 +267,33 @@ enum StackFrameClassifier {
         guard components.count >= 3, accessorNames.contains(String(components[components.count - 1])) else { return false }
         let type = components[components.count - 3].prefix { $0 != "<" }
         return "\(type).\(components[components.count - 2])." == prefix
+    }
+
+    /// What a report calls top-level code (a `main.swift`'s statements), which has no name of its own.
+    static let topLevelCode = "top-level code"
+
+    /// The function a report names for the frame, and the Swift module its file is in: the demangled
+    /// name, except where that names top-level code without saying so.
+    ///
+    /// A closure in top-level code has the module as its context, which the short demangled form leaves
+    /// out (`closure #9 in `): it becomes `closure #9 in top-level code`. Top-level code itself is the
+    /// C-named entry point Swift emits for it: `main`, or `<Module>_main` in SwiftPM's executables (so
+    /// that their tests can link them); told from C's by its `.swift` file (`main.swift` for the
+    /// renamed one, as a `@_cdecl` function may end in `_main`), it becomes `top-level code`. Words
+    /// rather than the file's name, which the frame's location already gives, and which a frame
+    /// without debug information lacks.
+    static func reportName(of frame: CallStack.Frame) -> (function: String, module: String?) {
+        let module = frame.rawName.flatMap(swiftModule(ofMangled:))
+        guard let name = frame.name ?? frame.rawName else { return ("0x" + String(frame.address, radix: 16), module) }
+        if name.hasSuffix(" in ") { return (name + topLevelCode, module) }
+        if let raw = frame.rawName, let path = frame.path {
+            let file = CallStack.fileName(of: path)
+            if raw == "main" && file.hasSuffix(".swift") { return (topLevelCode, nil) }
+            if raw.hasSuffix("_main"), file == "main.swift", raw.count > "_main".count {
+                return (topLevelCode, String(raw.dropLast("_main".count)))
+            }
+        }
+        return (name, module)
     }
 
     private static let accessorNames: Set<String> = [

@@ -11,7 +11,8 @@ extension ConfinementViolation {
         /// One change of owner: a hand-off, a detach, or a binding.
         public struct OwnerChange: Sendable, Hashable {
             /// What happened: `handOff`, `detach`, `boundByFirstUse` (a detached object bound by its first
-            /// checked use) or `boundBySending` (sent into a `SchedulableObject`).
+            /// checked use) or `boundBySending` (sent into a `SchedulableObject`). These identifiers are
+            /// what the JSON Lines record writes; the text report says the same in words.
             public var kind: String
             /// The owner after the change (its description), or `detached`.
             public var newOwner: String
@@ -34,6 +35,22 @@ extension ConfinementViolation {
                 self.newOwner = newOwner
                 self.at = at
                 self.context = context
+            }
+
+            /// The change in words, as the report's line starts: `handed off to queue "q"`, `detached`,
+            /// `bound to queue "q" by its first use`, `bound to queue "q" by being sent into a
+            /// SchedulableObject`. A reader of a report has never seen the case names; a kind this
+            /// version does not know is shown as it is.
+            var phrase: String {
+                // The identifiers of the Confinement layer's `OwnershipEventKind`, a layer above this
+                // one; OwnershipHistoryTests checks that every case has its words here.
+                switch kind {
+                case "handOff": return "handed off to \(newOwner)"
+                case "detach": return "detached"
+                case "boundByFirstUse": return "bound to \(newOwner) by its first use"
+                case "boundBySending": return "bound to \(newOwner) by being sent into a SchedulableObject"
+                default: return "\(kind) to \(newOwner)"
+                }
             }
         }
 
@@ -99,7 +116,7 @@ extension ConfinementViolation {
             }
             for change in ownerChanges {
                 let site = change.at.map { " at \($0)" } ?? ""
-                lines.append("  owner change:    \(change.kind) to \(change.newOwner)\(site), made on \(change.context)")
+                lines.append("  owner change:    \(change.phrase)\(site), made on \(change.context)")
             }
             if let access = lastLegitimateAccess {
                 let site = access.at.map { " (\($0))" } ?? ""

@@ -74,6 +74,54 @@ struct SourceFile: Sendable {
         return nil
     }
 
+    /// The token that names the property `name` in a `var` or `let` declared directly in the body of
+    /// the type whose name is at the given position (not in a nested type, an accessor or a closure);
+    /// `nil` when the body declares no such property.
+    ///
+    /// The audit asks this for `private` and `fileprivate` members, to which the symbol graph gives no
+    /// location (the compiler records source locations only for declarations visible outside their
+    /// file). Looking in the type's own body is enough for what the audit reports there: a stored
+    /// property can only be declared in it, never in an extension.
+    func propertyName(_ name: String, inTypeNamedAt line: Int, column: Int) -> SourceToken? {
+        guard let typeIndex = tokenIndex(line: line, column: column) else { return nil }
+        // The body is the first `{` after the name: generic and inheritance clauses hold none outside
+        // brackets.
+        var index = typeIndex + 1
+        while index < tokens.count, !tokens[index].isPunctuation("{") {
+            if tokens[index].isPunctuation("(") || tokens[index].isPunctuation("[") {
+                guard let close = matchingClose(index) else { return nil }
+                index = close
+            }
+            index += 1
+        }
+        guard index < tokens.count, let end = matchingClose(index) else { return nil }
+        index += 1
+        // Whether the tokens since the last `var`/`let` of the body are still that declaration, where a
+        // `,` starts the next binding (`private var a = 0, b = 1`).
+        var inBindings = false
+        while index < end {
+            let token = tokens[index]
+            if token.isPunctuation("{") || token.isPunctuation("(") || token.isPunctuation("[") {
+                // Accessors, observers, initial values and nested types: nothing declared there is
+                // the type's own property.
+                guard let close = matchingClose(index) else { return nil }
+                index = close + 1
+                continue
+            }
+            let next = index + 1 < end ? tokens[index + 1] : nil
+            if token.isIdentifier("var") || token.isIdentifier("let") {
+                if next?.isIdentifier(name) == true { return next }
+                inBindings = true
+            } else if inBindings, token.isPunctuation(","), next?.isIdentifier(name) == true {
+                return next
+            } else if token.isPunctuation(";") || token.kind == .identifier && Self.declarationKeywords.contains(token.text) {
+                inBindings = false
+            }
+            index += 1
+        }
+        return nil
+    }
+
     /// How a property whose name is at the given position stores its value.
     func propertyStorage(line: Int, column: Int) -> PropertyStorage {
         guard let nameIndex = tokenIndex(line: line, column: column) else { return .unknown }

@@ -71,3 +71,19 @@ final class MovingUploader: ConfinedObject {
         confinement.handOff(to: uploads)
     }
 }
+
+/// Confined state kept `private`: the symbol graph lists these members without a location, so the
+/// audit finds them in the class's body.
+final class PrivateStateUploader: ConfinedObject {
+    let confinement = Confinement(owner: uploads)
+    private var retries = 0
+    fileprivate var lastError: String?
+    @Confined private var pending: [String] = []
+    private var isBusy: Bool { !pending.isEmpty }
+
+    func retry() {
+        preconditionIsolated()
+        retries += 1
+        lastError = isBusy ? nil : "idle"
+    }
+}
