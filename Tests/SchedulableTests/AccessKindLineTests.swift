@@ -65,6 +65,36 @@ struct AccessKindLineTests {
         #expect(site.line == line)
     }
 
+    @Test func inheritedProperty() {
+        let recorder = ViolationRecorder()
+        let service = withConfinementViolationHandler(recorder) { DerivedService(owner: SerialQueueScheduler(label: "access-kinds.inherited")) }
+        service.confinement.endConstruction()
+        let line = #line + 1
+        DispatchQueue.global().sync { service.started = true }
+        #expect(recorder.violations.map(\.accessSite?.line) == [line])
+        #expect(recorder.violations.first?.accessSite?.function.contains("started") == false)
+    }
+
+    @Test func renamedProperty() {
+        let recorder = ViolationRecorder()
+        let service = withConfinementViolationHandler(recorder) { DerivedService(owner: SerialQueueScheduler(label: "access-kinds.renamed")) }
+        service.confinement.endConstruction()
+        let line = #line + 1
+        DispatchQueue.global().sync { service.isPaused = true }
+        #expect(recorder.violations.map(\.member) == ["paused"])
+        #expect(recorder.violations.map(\.accessSite?.line) == [line])
+    }
+
+    @Test func guardInAComputedProperty() {
+        let recorder = ViolationRecorder()
+        let service = withConfinementViolationHandler(recorder) { DerivedService(owner: SerialQueueScheduler(label: "access-kinds.computed")) }
+        service.confinement.endConstruction()
+        let line = #line + 1
+        DispatchQueue.global().sync { _ = service.summary }
+        #expect(recorder.violations.map(\.member) == ["summary"])
+        #expect(recorder.violations.map(\.accessSite?.line) == [line])
+    }
+
     @Test func plainReadAndWrite() {
         let line = #line + 3
         let site = siteOfTheViolation { counter in
@@ -88,3 +118,20 @@ private let isDebugBuild: Bool = {
     return false
     #endif
 }()
+
+/// A service whose confined state is declared in its superclass.
+class BaseService: ConfinedObject, @unchecked Sendable {
+    let confinement: Confinement
+    @Confined var started = false
+    @Confined(name: "paused") var isPaused = false
+
+    init(owner: SerialQueueScheduler) { confinement = Confinement(owner: owner) }
+
+    /// A computed property with a method-style guard.
+    var summary: String {
+        assertIsolated()
+        return "started"
+    }
+}
+
+final class DerivedService: BaseService, @unchecked Sendable {}

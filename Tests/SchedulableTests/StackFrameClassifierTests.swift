@@ -59,13 +59,28 @@ struct StackFrameClassifierTests {
             frame("$s3App18touchFromElsewhereyyAA11UploadQueueCF", name: "touchFromElsewhere(_:)"),
             frame("_dispatch_client_callout", image: "libdispatch.so"),
         ]
-        #expect(StackFrameClassifier.firstUserFrame(in: frames, accessorPrefix: "UploadQueue.isPaused.") == 5)
-        // Another property's accessor is the user's code.
-        #expect(StackFrameClassifier.firstUserFrame(in: frames, accessorPrefix: "UploadQueue.pending.") == 2)
+        #expect(StackFrameClassifier.firstUserFrame(in: frames, property: "isPaused") == 5)
+        // A method guard: accessors are not skipped.
+        #expect(StackFrameClassifier.firstUserFrame(in: frames, property: nil) == 2)
         // A frame with no symbol is not taken for the user's (a stripped binary has no access site).
-        #expect(StackFrameClassifier.firstUserFrame(in: [frame(nil)], accessorPrefix: nil) == nil)
+        #expect(StackFrameClassifier.firstUserFrame(in: [frame(nil)], property: nil) == nil)
         // C code of the user's, and top-level code (`main`), is.
-        #expect(StackFrameClassifier.firstUserFrame(in: [frame("csched_current"), frame("main")], accessorPrefix: nil) == 1)
+        #expect(StackFrameClassifier.firstUserFrame(in: [frame("csched_current"), frame("main")], property: nil) == 1)
+    }
+
+    /// The wrapped property's own accessor is skipped when it is inherited (another type's name) or
+    /// renamed with `name:` (another property's name); a computed property that made the access is the
+    /// user's code.
+    @Test func theWrappedPropertysAccessorIsSkippedInheritedRenamedOrUnderAComputedOne() {
+        let library = frame("$s11Schedulable8ConfinedV9subscript")
+        let caller = frame("$s3App5touchyyF", name: "touch()")
+        let inherited = frame("$s3App11BaseServiceC7startedSbvs", name: "BaseService.started.setter")
+        #expect(StackFrameClassifier.firstUserFrame(in: [library, inherited, caller], property: "started") == 2)
+        let renamed = frame("$s3App11UploadQueueC8isPausedSbvs", name: "UploadQueue.isPaused.setter")
+        #expect(StackFrameClassifier.firstUserFrame(in: [library, renamed, caller], property: "paused") == 2)
+        let wrapped = frame("$s3App11UploadQueueC7pendingSaySSGvs", name: "UploadQueue.pending.setter")
+        let computed = frame("$s3App11UploadQueueC5resetSbvs", name: "UploadQueue.reset.setter")
+        #expect(StackFrameClassifier.firstUserFrame(in: [library, wrapped, computed, caller], property: "pending") == 2)
     }
 
     /// The frames where the process or a thread began are left out of a report's stack.
@@ -84,16 +99,15 @@ struct StackFrameClassifierTests {
             frame("__interceptor_backtrace"), frame("___interceptor_backtrace"), frame("__tsan_func_entry"),
             frame("csched_backtrace"), frame("$s3App5touchyyAA1QCF", name: "touch(_:)"),
         ]
-        #expect(StackFrameClassifier.firstUserFrame(in: frames, accessorPrefix: nil) == 4)
+        #expect(StackFrameClassifier.firstUserFrame(in: frames, property: nil) == 4)
     }
 
     @Test func accessorsAreRecognizedInTheShortAndTheLongDemangledForms() {
         for name in ["UploadQueue.isPaused.modify", "App.UploadQueue.isPaused.getter : Swift.Bool", "Box<A>.isPaused.setter"] {
-            let type = name.hasPrefix("Box") ? "Box" : "UploadQueue"
-            #expect(StackFrameClassifier.isAccessor(frame("x", name: name), prefix: "\(type).isPaused."), "\(name)")
+            #expect(StackFrameClassifier.accessedProperty(frame("x", name: name)) == "isPaused", "\(name)")
         }
-        #expect(!StackFrameClassifier.isAccessor(frame("x", name: "OtherQueue.isPaused.getter"), prefix: "UploadQueue.isPaused."))
-        #expect(!StackFrameClassifier.isAccessor(frame("x", name: "UploadQueue.isPaused(_:)"), prefix: "UploadQueue.isPaused."))
+        #expect(StackFrameClassifier.accessedProperty(frame("x", name: "UploadQueue.isPaused(_:)")) == nil)
+        #expect(StackFrameClassifier.accessedProperty(frame("x", name: "touch()")) == nil)
     }
 
     @Test func theFallbackCaptureNamesTheSystemImages() {

@@ -79,13 +79,11 @@ extension ConfinementViolation {
     /// ``accessSite``). Called by the library where it makes a violation, on the violating thread.
     package mutating func captureAccessSite() {
         let depth = ConfinementSystem.debugChecksCompiledIn ? ConfinementSystem.reportStackDepth : 0
-        let accessor = objectType.map { type -> String in
-            let bare = type.firstIndex(of: "<").map { String(type[..<$0]) } ?? type
-            return "\(bare).\(member)."
-        }
+        // A method guard's member is spelled with its arguments (`refresh()`); a property's is a name.
+        let property = member.hasSuffix(")") ? nil : member
         access = .captured(CapturedAccess(
             stack: CallStack.capture(limit: CapturedAccess.libraryFrameAllowance + depth),
-            accessorPrefix: accessor, depth: depth
+            property: property, depth: depth
         ))
     }
 
@@ -147,8 +145,8 @@ final class CapturedAccess: Sendable {
     static let libraryFrameAllowance = 24
 
     private let stack: CallStack
-    /// `Type.member.` of a property: its accessors' frames are the compiler's, not the access site.
-    private let accessorPrefix: String?
+    /// The member, when it is a property: its accessors' frames are the compiler's, not the access site.
+    private let property: String?
     private let depth: Int
     private let symbolicated = LockedValue<Resolved?>(nil)
 
@@ -159,9 +157,9 @@ final class CapturedAccess: Sendable {
         var stack: [ConfinementViolation.StackFrame]
     }
 
-    init(stack: CallStack, accessorPrefix: String?, depth: Int) {
+    init(stack: CallStack, property: String?, depth: Int) {
         self.stack = stack
-        self.accessorPrefix = accessorPrefix
+        self.property = property
         self.depth = depth
     }
 
@@ -170,9 +168,9 @@ final class CapturedAccess: Sendable {
     /// addresses, the same property) is answered from ``SiteKeys`` without building any frame.
     var key: UInt? {
         let addresses = stack.addresses
-        if let known = SiteKeys.key(for: addresses, accessorPrefix: accessorPrefix) { return known }
+        if let known = SiteKeys.key(for: addresses, property: property) { return known }
         let key = resolved.key
-        SiteKeys.store(key, for: addresses, accessorPrefix: accessorPrefix)
+        SiteKeys.store(key, for: addresses, property: property)
         return key
     }
 
@@ -182,7 +180,7 @@ final class CapturedAccess: Sendable {
             if let resolved { return resolved }
             let frames = stack.frames()
             var result = Resolved(key: nil, site: nil, stack: [])
-            if let first = StackFrameClassifier.firstUserFrame(in: frames, accessorPrefix: accessorPrefix) {
+            if let first = StackFrameClassifier.firstUserFrame(in: frames, property: property) {
                 var fromSite = Array(frames[first...])
                 fromSite[0] = CallStack.atItsStatement(fromSite[0])
                 let shown = fromSite.lazy
@@ -209,20 +207,20 @@ final class CapturedAccess: Sendable {
 enum SiteKeys {
     private struct Stack: Hashable {
         var addresses: [UInt]
-        var accessorPrefix: String?
+        var property: String?
     }
 
     private static let limit = 1_024
     private static let keys = LockedValue([Stack: UInt?]())
 
-    static func key(for addresses: [UInt], accessorPrefix: String?) -> UInt?? {
-        keys.withLock { $0[Stack(addresses: addresses, accessorPrefix: accessorPrefix)] }
+    static func key(for addresses: [UInt], property: String?) -> UInt?? {
+        keys.withLock { $0[Stack(addresses: addresses, property: property)] }
     }
 
-    static func store(_ key: UInt?, for addresses: [UInt], accessorPrefix: String?) {
+    static func store(_ key: UInt?, for addresses: [UInt], property: String?) {
         keys.withLock { keys in
             if keys.count >= limit { keys.removeAll() }
-            keys[Stack(addresses: addresses, accessorPrefix: accessorPrefix)] = .some(key)
+            keys[Stack(addresses: addresses, property: property)] = .some(key)
         }
     }
 }
@@ -231,10 +229,26 @@ enum SiteKeys {
 /// first of the code that made the access.
 enum StackFrameClassifier {
     /// The index of the first frame outside this library, the standard library and runtime, libdispatch and
-    /// the system's thread start, that is not a thunk and not an accessor named by `accessorPrefix`.
-    static func firstUserFrame(in frames: [CallStack.Frame], accessorPrefix: String?) -> Int? {
-        frames.firstIndex { frame in
-            !frame.isThunk && !isLibraryOrSystem(frame) && !isAccessor(frame, prefix: accessorPrefix)
+    /// the system's thread start, that is not a thunk and, for an access to `property`, not that
+    /// property's own accessor.
+    ///
+    /// A wrapped property's accessor is the compiler's: it is written at the declaration, and it is the
+    /// first code above the wrapper. It is skipped by name in any type (a property inherited from a
+    /// superclass is `Base.started.setter`), and the first accessor above the library is skipped
+    /// whatever its name (a property renamed with `name:` reports under the given name). A later
+    /// accessor of another property is the user's: a computed property that made the access.
+    static func firstUserFrame(in frames: [CallStack.Frame], property: String?) -> Int? {
+        var skippedTheFirstAccessor = false
+        return frames.firstIndex { frame in
+            if frame.isThunk || isLibraryOrSystem(frame) { return false }
+            guard let property, let accessed = accessedProperty(frame) else { return true }
+            // Accessors of the property itself (getter, then `_modify`, …) are all the compiler's.
+            if accessed == property {
+                skippedTheFirstAccessor = true
+                return false
+            }
+            defer { skippedTheFirstAccessor = true }
+            return skippedTheFirstAccessor
         }
     }
 
@@ -257,16 +271,15 @@ enum StackFrameClassifier {
 
     private static let entryPrefixes = ["__libc_start", "__GI___clone", "__clone"]
 
-    /// Whether the frame is one of the property's own accessors (`UploadQueue.isPaused.setter`), which
-    /// the compiler writes at the declaration: the access site is their caller.
-    static func isAccessor(_ frame: CallStack.Frame, prefix: String?) -> Bool {
-        guard let prefix, let name = frame.name else { return false }
+    /// The property whose accessor the frame is (`UploadQueue.isPaused.setter` → `isPaused`), or `nil`
+    /// when the frame is not a property accessor.
+    static func accessedProperty(_ frame: CallStack.Frame) -> String? {
+        guard let name = frame.name else { return nil }
         // `Q.x.setter`, `App.UploadQueue.isPaused.modify : Swift.Int`, `Box<A>.x.getter`.
         let symbol = name.prefix { $0 != " " && $0 != "(" }
         let components = symbol.split(separator: ".")
-        guard components.count >= 3, accessorNames.contains(String(components[components.count - 1])) else { return false }
-        let type = components[components.count - 3].prefix { $0 != "<" }
-        return "\(type).\(components[components.count - 2])." == prefix
+        guard components.count >= 3, accessorNames.contains(String(components[components.count - 1])) else { return nil }
+        return String(components[components.count - 2])
     }
 
     /// What a report calls top-level code (a `main.swift`'s statements), which has no name of its own.
