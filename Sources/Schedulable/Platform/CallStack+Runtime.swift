@@ -144,4 +144,131 @@ private struct StringsDecoder: Decoder {
         func superDecoder(forKey key: Key) throws -> any Decoder { throw StringsDecoder.unsupported([key]) }
     }
 }
+/// The process's images for `Runtime`'s symbolication: capturing the map costs a few hundred
+/// microseconds, so it is kept, and captured again when a frame lies in no image it knows (a library
+/// loaded since).
+@available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *)
+enum RuntimeImages {
+    private static let images = LockedValue<ImageMap?>(nil)
+    /// Symbolication runs one at a time: reports are rare, and the symbol cache is shared. A bare mutex,
+    /// not a `LockedValue<()>`: Swift lays a zero-sized stored property out at offset 0, the object's
+    /// own address (checked with `_forEachField`: `state` at 0, the mutex at 16), and ThreadSanitizer
+    /// reported an exclusive access to that "variable" in one thread against a read at the same address
+    /// in another thread that did not yet hold the mutex.
+    /// (`nonisolated(unsafe)`: a pthread mutex is made to be shared; `PlatformMutex` is not `Sendable` only
+    /// because it is non-copyable and stored inline.)
+    nonisolated(unsafe) private static let symbolicating = PlatformMutex()
+
+    static var current: ImageMap {
+        images.withLock { map in
+            if let map { return map }
+            let captured = ImageMap.capture()
+            map = captured
+            return captured
+        }
+    }
+
+    static func symbolicate(_ backtrace: Backtrace) -> [CallStack.Frame] {
+        var map = current
+        if backtrace.frames.contains(where: { isOutside($0, map) }) {
+            map = ImageMap.capture()
+            images.withLock { $0 = map }
+        }
+        let options: Backtrace.SymbolicationOptions = [.showInlineFrames, .showSourceLocations, .useSymbolCache]
+        guard let symbolicated = symbolicating.withLock({ backtrace.symbolicated(with: map, options: options) })
+        else { return [] }
+        var frames: [CallStack.Frame] = []
+        var groupStart = 0
+        for frame in symbolicated.frames {
+            guard var converted = convert(frame, map) else { continue }
+            if frames.last.map({ $0.address != converted.address || !$0.isInlined }) ?? true { groupStart = frames.count }
+            #if os(Linux)
+            // The inlined calls at a physical frame's address as DWARF has them (see `InlinedCallSites`)
+            // replace the Runtime's (the frames since `groupStart`), which miss nested ones: the physical
+            // frame is at the outermost one's call, the innermost at the line table's row for the address
+            // (where the Runtime put its innermost frame). Where the reader cannot say (`nil`: no DWARF 4
+            // for the address), the Runtime's frames stay.
+            if !converted.isInlined, let sites = dwarfSites(frame.captured, map) {
+                let innermost = groupStart < frames.count ? frames[groupStart] : converted
+                frames.removeSubrange(groupStart...)
+                frames += inlinedFrames(sites, at: converted.address, image: converted.image, innermost: innermost)
+                (converted.path, converted.line) = sites.first.map { ($0.callFile, $0.callLine) } ?? (innermost.path, innermost.line)
+            }
+            #endif
+            frames.append(converted)
+        }
+        return frames
+    }
+
+    #if os(Linux)
+    /// The inlined calls at a captured frame's address, from its image's DWARF (`nil`: unknown).
+    private static func dwarfSites(_ frame: Backtrace.Frame, _ map: ImageMap) -> [InlinedCallSites.Site]? {
+        guard let index = map.indexOfImage(at: frame.adjustedProgramCounter), let path = map[index].path,
+              let pc = UInt64(frame.adjustedProgramCounter), let base = UInt64(map[index].baseAddress), pc >= base
+        else { return nil }
+        return InlinedCallSites.sites(inImageAt: path, offsetFromMapping: pc - base)
+    }
+
+    /// Frames for the inlined calls `sites` (outermost first) at `address`, innermost first as the
+    /// `Runtime` gives them: each at the call of the one inlined into it, the innermost where
+    /// `innermost` (the line table's row) is.
+    private static func inlinedFrames(
+        _ sites: [InlinedCallSites.Site], at address: UInt, image: String?, innermost: CallStack.Frame
+    ) -> [CallStack.Frame] {
+        sites.indices.reversed().map { index in
+            var frame = CallStack.Frame(address: address, image: image, isInlined: true)
+            frame.rawName = sites[index].linkageName
+            frame.name = sites[index].linkageName.map(demangled)
+            if index + 1 < sites.count {
+                (frame.path, frame.line) = (sites[index + 1].callFile, sites[index + 1].callLine)
+            } else {
+                (frame.path, frame.line) = (innermost.path, innermost.line)
+            }
+            return frame
+        }
+    }
+
+    /// A linkage name demangled as the Runtime names its frames (`Inbox.unread.getter`, the short form).
+    private static func demangled(_ name: String) -> String {
+        SymbolicatedBacktrace.Symbol(imageIndex: -1, imageName: "", rawName: name, offset: 0, sourceLocation: nil).name
+    }
+    #endif
+
+    private static func convert(_ frame: SymbolicatedBacktrace.Frame, _ map: ImageMap) -> CallStack.Frame? {
+        guard let address = UInt(frame.captured.originalProgramCounter) else { return nil }
+        var result = CallStack.Frame(address: address, isInlined: frame.inlined, isThunk: frame.isSwiftThunk)
+        if let symbol = frame.symbol {
+            result.rawName = symbol.rawName
+            result.name = symbol.name
+            result.image = symbol.imageName
+            if let location = symbol.sourceLocation, location.line > 0 {
+                result.path = location.path
+                result.line = location.line
+            }
+        } else if let index = map.indexOfImage(at: frame.captured.originalProgramCounter) {
+            result.image = map[index].name
+        }
+        return result
+    }
+
+    /// See ``CallStack/atItsStatement(_:)``.
+    static func statementLine(returningTo address: UInt, in function: String) -> (path: String, line: Int)? {
+        let map = current
+        let options: Backtrace.SymbolicationOptions = [.showInlineFrames, .showSourceLocations, .useSymbolCache]
+        return RuntimeBacktraceReader.statementLine(returningTo: address, in: function) { probe in
+            symbolicating.withLock { probe.symbolicated(with: map, options: options) }
+        }
+    }
+
+    private static func isOutside(_ frame: Backtrace.Frame, _ map: ImageMap) -> Bool {
+        switch frame {
+        case .programCounter(let address), .returnAddress(let address), .asyncResumePoint(let address):
+            return map.indexOfImage(at: address) == nil
+        case .omittedFrames, .truncated:
+            return false
+        @unknown default:
+            return false
+        }
+    }
+}
 #endif
