@@ -19,8 +19,6 @@ import Glibc
 /// exempts accesses to an object from inside that object's own `deinit`.
 final class SchedulableOracle: ConfinedObject, @unchecked Sendable {
     let confinement: Confinement
-    /// The connection's queue, wrapped (identity only: nothing is ever scheduled on it by the harness).
-    private let scheduler: SerialQueueScheduler
 
     /// `nil` when Schedulable refuses the queue as an owner (counted; GRDB goes on unchanged).
     init?(queue: DispatchQueue) {
@@ -29,11 +27,18 @@ final class SchedulableOracle: ConfinedObject, @unchecked Sendable {
             Tally.shared.withLock { $0.refusedQueues += 1 }
             return nil
         }
-        self.scheduler = scheduler
+        // The scheduler is not kept: the queue keeps its context (a queue-specific value) and the record
+        // keeps the context, never the queue. Keeping it would close a cycle that frees nothing: queue ->
+        // GRDB's watchdog -> Database -> oracle -> scheduler -> queue.
         confinement = Confinement(owner: scheduler)
         // No construction window: only the queue's work is the owner, as for GRDB's watchdog.
         confinement.endConstruction()
         Tally.shared.withLock { $0.connections += 1 }
+    }
+
+    /// Freed with its `Database`: the count shows the harness keeps no connection alive.
+    deinit {
+        Tally.shared.withLock { $0.freed += 1 }
     }
 
     /// One watchdog decision: `grdb` is GRDB's answer to "may this connection be used here?"; `site` is
@@ -62,6 +67,7 @@ final class SchedulableOracle: ConfinedObject, @unchecked Sendable {
 
     struct Tally {
         var connections = 0
+        var freed = 0
         var refusedQueues = 0
         var decisions = 0
         var grdbNo = 0
@@ -87,7 +93,7 @@ final class SchedulableOracle: ConfinedObject, @unchecked Sendable {
         })
         atexit {
             let tally = SchedulableOracle.Tally.shared.withLock { $0 }
-            var text = "schedulable-oracle: \(asking ? "asked" : "not asked (control)"), connections \(tally.connections), queues refused \(tally.refusedQueues), "
+            var text = "schedulable-oracle: \(asking ? "asked" : "not asked (control)"), connections \(tally.connections) (freed \(tally.freed)), queues refused \(tally.refusedQueues), "
                 + "decisions \(tally.decisions) (GRDB said no: \(tally.grdbNo)), reports \(tally.reports), "
                 + "disagreements: GRDB yes/Schedulable no \(tally.grdbYesSchedulableNo), "
                 + "GRDB no/Schedulable yes \(tally.grdbNoSchedulableYes)\n"

@@ -85,9 +85,14 @@ bin="$(swift build --package-path "$grdb" --show-bin-path)/GRDBPackageTests.xcte
 [[ -x "$bin" ]] || { echo "run.sh: no test binary at $bin" >&2; exit 1; }
 
 # 4. The subset: every test whose name matches the filter (as `swift test --filter` would select them).
-mapfile -t tests < <("$bin" --list-tests 2>/dev/null | grep -E "$filter" || true)
+#    The binary takes them as one comma-separated argument, which must stay under the kernel's 128 KiB:
+#    a class whose every test is selected is named by its class alone.
+mapfile -t all < <("$bin" --list-tests 2>/dev/null | grep -E '^[A-Za-z0-9_]+\.[A-Za-z0-9_]+/' || true)
+mapfile -t tests < <(printf '%s\n' "${all[@]}" | grep -E "$filter" || true)
 ((${#tests[@]})) || { echo "run.sh: no test matches $filter" >&2; exit 1; }
-selection="$(IFS=,; echo "${tests[*]}")"
+selection="$(printf '%s\n' "${all[@]}" | awk -v FS=/ -v re="$filter" '
+    { total[$1]++; if ($0 ~ re) { chosen[$1]++; names[$1] = names[$1] "," $0 } }
+    END { for (c in chosen) out = out "," (chosen[c] == total[c] ? c : substr(names[c], 2)); print substr(out, 2) }')"
 echo "run.sh: $runs runs of ${#tests[@]} tests matching '$filter', $jobs at a time"
 # --control: the same build and runs, GRDB's decisions counted but Schedulable not asked.
 ((control)) && export SCHEDULABLE_ORACLE=off && echo "run.sh: control runs: Schedulable is not asked"
@@ -101,13 +106,15 @@ one_run() {
     local t0=$SECONDS
     ( cd "$grdb" && timeout --signal=KILL "$run_timeout" "$bin" "$selection" ) > "$log" 2>&1 || status=$?
     local outcome=passed
-    if ((status == 137)) && ! grep -q "Crashed thread" "$log"; then outcome="timed out"
+    if ((status == 137)); then outcome="timed out"   # timeout's SIGKILL (a crash is SIGSEGV, SIGBUS, ...)
     elif ((status > 128)); then outcome="crashed (signal $((status - 128)))"
     elif ((status != 0)); then outcome="failed (exit $status)"
     fi
-    local summary
+    local executed summary
+    executed="$(grep -A1 "^Test Suite 'Selected tests'" "$log" | grep -oE 'Executed [0-9]+ tests?.* failures?' || true)"
     summary="$(grep -E '^schedulable-oracle: (asked|not asked)' "$log" | sed 's/^schedulable-oracle: //' || true)"
-    echo "run $n: $outcome in $((SECONDS - t0)) s${summary:+; $summary}" | tee "$logs/run-$n.outcome"
+    echo "run $n: $outcome in $((SECONDS - t0)) s${executed:+ ($executed)}${summary:+; $summary}" \
+        | tee "$logs/run-$n.outcome"
     [[ "$outcome" == passed ]] && rm -f "$log"
     return 0
 }
