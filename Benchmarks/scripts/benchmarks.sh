@@ -38,8 +38,10 @@ swift package --traits ChecksOn --scratch-path .build-checks --disable-sandbox b
     --no-progress --format influx --path stdout \
     | grep -v -E '^\[[0-9]+/[0-9]+\]|^Build|^Building|^Note:|^Warning|Warning:' > "$results/checks.influx" || true
 
-swift build -c release --product KernelRunner >/dev/null
-swift build -c release --traits ChecksOn --scratch-path .build-checks --product KernelRunner >/dev/null
+# --disable-sandbox as the benchmark plugin's builds have it (check-malloc-thresholds.sh): SwiftPM passes it
+# to the compiler, and a build with other flags than the one before compiles every module again.
+swift build --disable-sandbox -c release --product KernelRunner >/dev/null
+swift build --disable-sandbox -c release --traits ChecksOn --scratch-path .build-checks --product KernelRunner >/dev/null
 .build/release/KernelRunner bytes > "$results/bytes-release.tsv"
 .build-checks/release/KernelRunner bytes > "$results/bytes-checks.tsv"
 echo "== debug build (-Onone): the checked accessor against the same accessor unchecked" >&2

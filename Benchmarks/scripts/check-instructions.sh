@@ -9,8 +9,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-swift build -c release --product KernelRunner >/dev/null
-swift build -c release --traits ChecksOn --scratch-path .build-checks --product KernelRunner >/dev/null
+# --disable-sandbox as the benchmark plugin's builds have it (check-malloc-thresholds.sh): SwiftPM passes it
+# to the compiler, and a build with other flags than the one before compiles every module again.
+swift build --disable-sandbox -c release --product KernelRunner >/dev/null
+swift build --disable-sandbox -c release --traits ChecksOn --scratch-path .build-checks --product KernelRunner >/dev/null
 swift build --product KernelRunner >/dev/null
 results=.build/instruction-results
 mkdir -p "$results"

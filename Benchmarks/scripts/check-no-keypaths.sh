@@ -31,10 +31,12 @@ cd "$(dirname "$0")/.."
 if [ $# -gt 0 ]; then
     binaries=("$@")
 else
-    swift build -c release --product KernelRunner >/dev/null
-    swift build -c release --traits ChecksOn --scratch-path .build-checks --product KernelRunner >/dev/null
-    swift build -c release --product Workload >/dev/null
-    swift build -c release --traits ChecksOn --scratch-path .build-checks --product Workload >/dev/null
+    # --disable-sandbox as the benchmark plugin's builds have it (check-malloc-thresholds.sh): SwiftPM passes it
+    # to the compiler, and a build with other flags than the one before compiles every module again.
+    swift build --disable-sandbox -c release --product KernelRunner >/dev/null
+    swift build --disable-sandbox -c release --traits ChecksOn --scratch-path .build-checks --product KernelRunner >/dev/null
+    swift build --disable-sandbox -c release --product Workload >/dev/null
+    swift build --disable-sandbox -c release --traits ChecksOn --scratch-path .build-checks --product Workload >/dev/null
     binaries=(.build/release/KernelRunner .build-checks/release/KernelRunner .build/release/Workload
         .build-checks/release/Workload)
 fi

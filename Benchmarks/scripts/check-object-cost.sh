@@ -98,8 +98,10 @@ if [ "${1:-}" = "--self-test" ]; then
 fi
 
 command -v valgrind >/dev/null || { echo "check-object-cost.sh: valgrind is not installed (apt-get install valgrind)" >&2; exit 1; }
-swift build -c release --product KernelRunner >/dev/null
-swift build -c release --traits ChecksOn --scratch-path .build-checks --product KernelRunner >/dev/null
+# --disable-sandbox as the benchmark plugin's builds have it (check-malloc-thresholds.sh): SwiftPM passes it
+# to the compiler, and a build with other flags than the one before compiles every module again.
+swift build --disable-sandbox -c release --product KernelRunner >/dev/null
+swift build --disable-sandbox -c release --traits ChecksOn --scratch-path .build-checks --product KernelRunner >/dev/null
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

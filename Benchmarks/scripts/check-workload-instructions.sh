@@ -18,8 +18,10 @@ if [ $# -eq 2 ]; then
     release=$1
     checks=$2
 else
-    swift build -c release --product Workload >/dev/null
-    swift build -c release --traits ChecksOn --scratch-path .build-checks --product Workload >/dev/null
+    # --disable-sandbox as the benchmark plugin's builds have it (check-malloc-thresholds.sh): SwiftPM passes it
+    # to the compiler, and a build with other flags than the one before compiles every module again.
+    swift build --disable-sandbox -c release --product Workload >/dev/null
+    swift build --disable-sandbox -c release --traits ChecksOn --scratch-path .build-checks --product Workload >/dev/null
     release=.build/release/Workload
     checks=.build-checks/release/Workload
 fi

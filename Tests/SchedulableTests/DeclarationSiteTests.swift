@@ -5,7 +5,13 @@ import Testing
 /// The debug-tier wrapper keeps its declaration site in 8 bytes and its given name out of line
 /// (`PackedCodeLocation`, `ConfinedPropertyNames`): reports name every property as before, including
 /// sites that do not fit the packed form and are interned.
-@Suite("Declaration sites")
+///
+/// Only where the debug tier is compiled in: without it `@Confined` stores no site and reports nothing,
+/// so there is nothing to test (a release build without `ReleaseChecks` skips the suite, and says so).
+@Suite(
+    "Declaration sites",
+    .enabled(if: ConfinementSystem.debugChecksCompiledIn, "the debug tier is compiled out: no sites, no reports")
+)
 struct DeclarationSiteTests {
     final class Sites: ConfinedObject, @unchecked Sendable {
         let confinement: Confinement
@@ -33,7 +39,6 @@ struct DeclarationSiteTests {
     }
 
     @Test func reportsNameTheSiteAndTheGivenName() throws {
-        guard ConfinementSystem.debugChecksCompiledIn else { return }
         let owner = SerialQueueScheduler(label: "test.sites")
         let sites = Sites(owner: owner)
         owner.sync { _ = sites.named }
@@ -52,7 +57,6 @@ struct DeclarationSiteTests {
     }
 
     @Test func aSecondObjectReusesTheInternedSitesAndNames() throws {
-        guard ConfinementSystem.debugChecksCompiledIn else { return }
         let owner = SerialQueueScheduler(label: "test.sites.again")
         let first = Sites(owner: owner), second = Sites(owner: owner)
         owner.sync { _ = first.farDown; _ = second.farDown }

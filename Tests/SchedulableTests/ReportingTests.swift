@@ -84,11 +84,26 @@ struct ReportingTests {
         #expect(seen.elements == (ConfinementSystem.debugChecksCompiledIn ? ["ping()"] : []))
     }
 
-    @Test func offHandlerIgnoresDebugTier() {
-        let owner = SerialQueueScheduler(label: "test.off")
-        let counter = withConfinementViolationHandler(.off) { Counter(owner: owner) }
-        owner.sync { counter.ping() }
-        DispatchQueue(label: "test.off.intruder").sync { counter.ping() }
+    /// `.off` ignores the debug tier: a wrong-context call is neither delivered, printed nor trapped, and
+    /// the call goes on. In a child process, whose exit status and standard error the test reads (a trap
+    /// or a report would be the default handler's); the same calls under a recorder show that this build
+    /// does detect them, so the silence is `.off`'s doing.
+    @Test func offHandlerIgnoresDebugTier() async throws {
+        let recorder = ViolationRecorder()
+        let control = settledCounter(owner: SerialQueueScheduler(label: "test.off.control"), recorder: recorder)
+        DispatchQueue(label: "test.off.control.intruder").sync { control.ping() }
+        #expect(recorder.count == expectedDebugTier(1))
+
+        let result = try await #require(processExitsWith: .success, observing: [\.standardErrorContent]) {
+            let owner = SerialQueueScheduler(label: "test.off")
+            let counter = withConfinementViolationHandler(.off) { Counter(owner: owner) }
+            owner.sync { counter.increment() }
+            DispatchQueue(label: "test.off.intruder").sync { counter.ping(); counter.increment() }
+            // The calls went on: the second increment counted.
+            precondition(owner.sync { counter.count } == 2, "a call under .off did not go on")
+        }
+        let stderr = standardErrorText(result)
+        #expect(!stderr.contains("Schedulable:"), "\(stderr)")
     }
 
     /// A handler that itself touches a protected object from the wrong context must not recurse: the
