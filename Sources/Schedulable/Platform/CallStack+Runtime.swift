@@ -39,7 +39,8 @@ package enum RuntimeBacktraceReader {
     /// Where the statement search probes, in bytes after a return address (and, negated, before the
     /// call): the line table starts a row at an instruction, and rows after a call are a few bytes long,
     /// so the probes are dense near the call and sparse further on. The module looks up each address's
-    /// line on its own (tens of milliseconds in a large binary), hence few probes, one at a time.
+    /// line on its own, with no index kept between look-ups: hence few probes, one at a time, stopping
+    /// at the first that answers.
     static let statementProbeOffsets: [UInt] = [0, 2, 4, 7, 11, 16, 24, 40]
 
     /// The file and line of the statement that made the call returning to `returnAddress` in the
