@@ -74,34 +74,37 @@ struct AccessKindLineTests {
         #expect(site.line == line)
     }
 
-    @Test func inheritedProperty() {
+    /// The members and access-site lines of the violations `body` makes on a global queue with a
+    /// published `DerivedService`.
+    private func violationsOfAService(
+        _ body: @escaping @Sendable (DerivedService) -> Void
+    ) -> [(member: String, line: Int?, function: String?)] {
         let recorder = ViolationRecorder()
-        let service = withConfinementViolationHandler(recorder) { DerivedService(owner: SerialQueueScheduler(label: "access-kinds.inherited")) }
+        let service = withConfinementViolationHandler(recorder) { DerivedService(owner: SerialQueueScheduler(label: "access-kinds.service")) }
         service.confinement.endConstruction()
+        DispatchQueue.global().sync { body(service) }
+        return recorder.violations.map { ($0.member, $0.accessSite?.line, $0.accessSite?.function) }
+    }
+
+    @Test func inheritedProperty() {
         let line = #line + 1
-        DispatchQueue.global().sync { service.started = true }
-        #expect(recorder.violations.map(\.accessSite?.line) == [line])
-        #expect(recorder.violations.first?.accessSite?.function.contains("started") == false)
+        let violations = violationsOfAService { service in service.started = true }
+        #expect(violations.map(\.line) == [line])
+        #expect(violations.first?.function?.contains("started") == false)
     }
 
     @Test func renamedProperty() {
-        let recorder = ViolationRecorder()
-        let service = withConfinementViolationHandler(recorder) { DerivedService(owner: SerialQueueScheduler(label: "access-kinds.renamed")) }
-        service.confinement.endConstruction()
         let line = #line + 1
-        DispatchQueue.global().sync { service.isPaused = true }
-        #expect(recorder.violations.map(\.member) == ["paused"])
-        #expect(recorder.violations.map(\.accessSite?.line) == [line])
+        let violations = violationsOfAService { service in service.isPaused = true }
+        #expect(violations.map(\.member) == ["paused"])
+        #expect(violations.map(\.line) == [line])
     }
 
     @Test func guardInAComputedProperty() {
-        let recorder = ViolationRecorder()
-        let service = withConfinementViolationHandler(recorder) { DerivedService(owner: SerialQueueScheduler(label: "access-kinds.computed")) }
-        service.confinement.endConstruction()
         let line = #line + 1
-        DispatchQueue.global().sync { _ = service.summary }
-        #expect(recorder.violations.map(\.member) == ["summary"])
-        #expect(recorder.violations.map(\.accessSite?.line) == [line])
+        let violations = violationsOfAService { service in _ = service.summary }
+        #expect(violations.map(\.member) == ["summary"])
+        #expect(violations.map(\.line) == [line])
     }
 
     @Test func plainReadAndWrite() {
