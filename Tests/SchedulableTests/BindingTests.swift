@@ -20,16 +20,16 @@ struct BindingTests {
     @Test func bindSitesThatDoNotPackComeBackWhole() {
         let first = SerialQueueScheduler(label: "test.bind.sites.first")
         let second = SerialQueueScheduler(label: "test.bind.sites.second")
-        let confinement = Confinement.transferable(owner: first, line: 70_000)
-        #expect(confinement.boundAt == CodeLocation(fileID: #fileID, line: 70_000))
-        first.sync { confinement.handOff(to: second, file: "x", line: 12) }
-        #expect(confinement.boundAt == CodeLocation(fileID: "x", line: 12))
-        second.sync { confinement.handOff(to: first, line: 65_535) }
-        #expect(confinement.boundAt == CodeLocation(fileID: #fileID, line: 65_535))
-        first.sync { confinement.handOff(to: second) }; let line = #line
-        #expect(confinement.boundAt == CodeLocation(fileID: #fileID, line: line))
-        second.sync { confinement.detach() }
-        #expect(confinement.boundAt == nil)
+        let object = Movable(Confinement.transferable(owner: first, line: 70_000))
+        #expect(object.confinement.boundAt == CodeLocation(fileID: #fileID, line: 70_000))
+        first.sync { object.handOff(to: second, file: "x", line: 12) }
+        #expect(object.confinement.boundAt == CodeLocation(fileID: "x", line: 12))
+        second.sync { object.handOff(to: first, line: 65_535) }
+        #expect(object.confinement.boundAt == CodeLocation(fileID: #fileID, line: 65_535))
+        first.sync { object.handOff(to: second) }; let line = #line
+        #expect(object.confinement.boundAt == CodeLocation(fileID: #fileID, line: line))
+        second.sync { object.detach() }
+        #expect(object.confinement.boundAt == nil)
     }
 
     @Test func detachedBindsOnFirstCheckedUse() {
@@ -78,7 +78,7 @@ struct BindingTests {
             let second = SerialQueueScheduler(label: "exit.handoff.second")
             let counter = Counter(transferableOwner: first)
             first.sync { _ = counter.isIsolated; counter.ping() }
-            DispatchQueue(label: "exit.intruder").sync { counter.confinement.handOff(to: second) }
+            DispatchQueue(label: "exit.intruder").sync { counter.handOff(to: second) }
         }.map { result in
             let stderr = standardErrorText(result)
             #expect(stderr.contains("member:          handOff(to:)"))
@@ -210,4 +210,14 @@ struct BindingTests {
 final class UncheckedBox<Value>: @unchecked Sendable {
     var value: Value?
     init(_ value: Value) { self.value = value }
+}
+
+/// An object around a given confinement, to move it by the object's transfers.
+private final class Movable: ConfinedObject, @unchecked Sendable {
+    // @unchecked: the tests move it between schedulers only through work they wait for.
+    let confinement: Confinement
+
+    init(_ confinement: Confinement) {
+        self.confinement = confinement
+    }
 }

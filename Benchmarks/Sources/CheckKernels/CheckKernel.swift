@@ -282,8 +282,8 @@ func addPlain(_ model: PlainModel) {
 @inline(never)
 func handOffRoundTrips(_ model: ProtectedModel, _ owner: SerialQueueScheduler, _ iterations: Int) {
     for _ in 0..<iterations {
-        model.confinement.detach()
-        model.confinement.handOff(to: owner)
+        model.detach()
+        model.handOff(to: owner)
     }
     consume(model.unguardedValue)
 }

@@ -56,16 +56,17 @@ package struct FixedOwner: Sendable, VerdictRecord {
     }
 
     /// Checks a method (or an accessor with a call site): the fast path inline, the rest out of line.
+    /// `message` (a check verb's) is evaluated only for a report.
     @inlinable
     @inline(__always)
     func _checkMethod(
         _ member: StaticString, _ file: StaticString, _ line: UInt, tier: ConfinementViolation.Tier,
-        wrapper: StaticString, argument: Any.Type
+        wrapper: StaticString, argument: Any.Type, message: () -> String = { String() }
     ) {
         if _slowPath(!_passesFastPath) {
             _checkFailedFastPath(
                 member: .method(member, callSite: CompactCodeLocation(file: file, line: line)), tier: tier,
-                wrapper: wrapper, argument: argument
+                wrapper: wrapper, argument: argument, message: message
             )
         }
     }
@@ -73,10 +74,11 @@ package struct FixedOwner: Sendable, VerdictRecord {
     /// The slow path of the inlined checks. The type's name is only spelt for a report.
     @usableFromInline
     func _checkFailedFastPath(
-        member: ConfinedMemberReference, tier: ConfinementViolation.Tier, wrapper: StaticString, argument: Any.Type
+        member: ConfinedMemberReference, tier: ConfinementViolation.Tier, wrapper: StaticString, argument: Any.Type,
+        message: () -> String = { String() }
     ) {
         if Checking.passesAsMainQueueWork(self) { return }  // main-queue work under dispatchMain(): rule 3, first
-        checkFailedFastPath(member: member, tier: tier, wrapper: wrapper, argument: argument, handler: nil)
+        checkFailedFastPath(member: member, tier: tier, wrapper: wrapper, argument: argument, handler: nil, message: message)
     }
 
     /// The slow path, reporting to `handler` (a wrapper's captured one) when there is one. Kept apart
@@ -84,9 +86,9 @@ package struct FixedOwner: Sendable, VerdictRecord {
     /// access, fast path included.
     package func checkFailedFastPath(
         member: ConfinedMemberReference, tier: ConfinementViolation.Tier, wrapper: StaticString, argument: Any.Type,
-        handler: (any ConfinementViolationHandler)?
+        handler: (any ConfinementViolationHandler)?, message: () -> String = { String() }
     ) {
-        check(member) { owner, boundAt in
+        check(member, message: message) { owner, boundAt in
             PendingReport(
                 .wrongContext(
                     member: member, tier: tier, owner: owner, boundAt: boundAt.locationIfAny, object: nil,
@@ -99,10 +101,12 @@ package struct FixedOwner: Sendable, VerdictRecord {
 
     /// Applies the verdict on a use of `member` here: delivers the report, if there is one.
     ///
-    /// - Parameter violation: The wrong-context violation, from the owner and bind site.
+    /// - Parameters:
+    ///   - message: A check verb's message for the detail line, evaluated only for a report.
+    ///   - violation: The wrong-context violation, from the owner and bind site.
     @inline(__always)
     package func check(
-        _ member: ConfinedMemberReference,
+        _ member: ConfinedMemberReference, message: () -> String = { String() },
         violation: (ExecutionContext, CompactCodeLocation) -> PendingReport
     ) {
         if Checking.passesAsMainQueueWork(self) { return }  // main-queue work under dispatchMain(): rule 3, first
@@ -111,7 +115,7 @@ package struct FixedOwner: Sendable, VerdictRecord {
             guard case .wrongContext(let owner, let boundAt) = refusal else { preconditionFailure("a fixed owner binds nothing") }
             return violation(owner, boundAt)
         }
-        if case .report(let delivery) = verdict { delivery.deliver() }
+        if case .report(let delivery) = verdict { delivery.deliver(addingDetail: message) }
     }
 
     // VerdictRecord: the one state `.fixed`; the other members keep their defaults (nothing to bind,

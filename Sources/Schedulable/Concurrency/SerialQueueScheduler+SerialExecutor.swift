@@ -10,7 +10,7 @@ import CSchedulableContext
 /// Needs macOS 14, iOS 17, tvOS 17, watchOS 10 (or visionOS 1): `ExecutorJob`, the job type executors
 /// receive, arrived there; `checkIsolated()` needs the releases of 2024 (macOS 15, iOS 18).
 @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
-extension SerialQueueScheduler: ExecutorScheduler {
+extension SerialQueueScheduler: SerialExecutor {
     /// Runs `job` on the queue.
     ///
     /// - Parameter job: The job to run.

@@ -17,7 +17,7 @@
 /// Needs macOS 14, iOS 17, tvOS 17, watchOS 10 (or visionOS 1): `ExecutorJob`, the job type executors
 /// receive, arrived there; `checkIsolated()` needs the releases of 2024 (macOS 15, iOS 18).
 @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
-extension ThreadScheduler: ExecutorScheduler {
+extension ThreadScheduler: SerialExecutor {
     /// Runs `job` as one of the scheduler's events.
     ///
     /// - Parameter job: The job to run.

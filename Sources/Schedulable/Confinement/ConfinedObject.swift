@@ -15,8 +15,9 @@
 /// ```
 ///
 /// Properties are checked by ``Confined``; methods by calling a guard at their top:
-/// ``assertIsolated(_:file:line:)`` (debug tier), ``preconditionIsolated(_:file:line:)`` (always on)
-/// or the query ``isIsolated``.
+/// ``assertIsolated(_:function:file:line:)`` (debug tier), ``preconditionIsolated(_:function:file:line:)``
+/// (always on) or the query ``isIsolated``. Each takes an optional message for the report, as Swift's
+/// `Actor.assertIsolated(_:file:line:)` does; the report names the guarded method by itself.
 public protocol ConfinedObject: AnyObject {
     /// The object's ownership record. Store it in a `let`: the checks read it on every access.
     var confinement: Confinement { get }
@@ -26,31 +27,43 @@ extension ConfinedObject {
     /// Reports a violation when called outside the object's owner — debug tier: compiled out of
     /// release builds (unless the `ReleaseChecks` trait is on), execution continues after the handler.
     ///
+    /// The report names the guarded method (`function`), so options select it by its `#function`
+    /// spelling; `message` is added to its detail line and is only evaluated for a report.
+    ///
     /// - Parameters:
-    ///   - member: The method, as `#function` spells it; used for reports and options.
+    ///   - message: Added to the report's detail line.
+    ///   - function: The guarded method, as `#function` spells it; used for reports and options.
     ///   - file: The guard's location.
     ///   - line: The guard's location.
     @inlinable
     @inline(__always)
-    public func assertIsolated(_ member: StaticString = #function, file: StaticString = #fileID, line: UInt = #line) {
+    public func assertIsolated(
+        _ message: @autoclosure () -> String = String(), function: StaticString = #function,
+        file: StaticString = #fileID, line: UInt = #line
+    ) {
         #if SCHEDULABLE_CHECKS
-        confinement._checkMethod(self, member, file, line, tier: .assert)
+        confinement._checkMethod(self, function, file, line, tier: .assert, message: message)
         #endif
     }
 
     /// Reports a violation and stops the process when called outside the object's owner — always on,
     /// in every build.
     ///
+    /// The report names the guarded method (`function`); `message` is added to its detail line and is
+    /// only evaluated for a report.
+    ///
     /// - Parameters:
-    ///   - member: The method, as `#function` spells it; used for reports and options.
+    ///   - message: Added to the report's detail line.
+    ///   - function: The guarded method, as `#function` spells it; used for reports and options.
     ///   - file: The guard's location.
     ///   - line: The guard's location.
     @inlinable
     @inline(__always)
     public func preconditionIsolated(
-        _ member: StaticString = #function, file: StaticString = #fileID, line: UInt = #line
+        _ message: @autoclosure () -> String = String(), function: StaticString = #function,
+        file: StaticString = #fileID, line: UInt = #line
     ) {
-        confinement._checkMethod(self, member, file, line, tier: .precondition)
+        confinement._checkMethod(self, function, file, line, tier: .precondition, message: message)
     }
 
     /// Whether the calling code may use this object right now (it runs in the owner's context, or the object
@@ -76,7 +89,7 @@ extension ConfinedObject {
     public func assumeIsolated<T, E: Error>(
         file: StaticString = #fileID, line: UInt = #line, _ body: (Self) throws(E) -> T
     ) throws(E) -> T {
-        confinement._checkMethod(self, "assumeIsolated(_:)", file, line, tier: .precondition)
+        confinement._checkMethod(self, "assumeIsolated(_:)", file, line, tier: .precondition, message: { String() })
         return try body(self)
     }
 }

@@ -41,13 +41,15 @@ extension ConfinementRecord {
     ///   - file: The guard's location.
     ///   - line: The guard's location.
     ///   - tier: Which check tier.
+    ///   - message: The caller's message for a report's detail line, evaluated only for a report.
     @usableFromInline
     @_transparent  // inlined even at -Onone, where checks run by default
     func _checkMethod(
-        _ object: AnyObject?, _ member: StaticString, _ file: StaticString, _ line: UInt, tier: ConfinementViolation.Tier
+        _ object: AnyObject?, _ member: StaticString, _ file: StaticString, _ line: UInt, tier: ConfinementViolation.Tier,
+        message: () -> String
     ) {
         if _slowPath(!_passesFastPath) {
-            _methodCheckFailedFastPath(object: object, member: member, file: file, line: line, tier: tier)
+            _methodCheckFailedFastPath(object: object, member: member, file: file, line: line, tier: tier, message: message)
         }
     }
 }

@@ -5,15 +5,17 @@
 /// A settled record is judged without any lock and without allocating; strings are built only for a
 /// report.
 extension ConfinementRecord {
-    /// The slow path of a method guard or a box accessor (see ``_checkMethod(_:_:_:_:tier:)``): builds
-    /// the member reference here, out of line, so the inlined fast path stays three instructions.
+    /// The slow path of a method guard or a box accessor (see ``_checkMethod(_:_:_:_:tier:message:)``):
+    /// builds the member reference here, out of line, so the inlined fast path stays three instructions.
     @usableFromInline
     func _methodCheckFailedFastPath(
-        object: AnyObject?, member: StaticString, file: StaticString, line: UInt, tier: ConfinementViolation.Tier
+        object: AnyObject?, member: StaticString, file: StaticString, line: UInt, tier: ConfinementViolation.Tier,
+        message: () -> String
     ) {
         if Checking.passesAsMainQueueWork(self) { return }  // main-queue work under dispatchMain(): rule 3, first
         checkFailedFastPath(
-            object: object, member: .method(member, callSite: CompactCodeLocation(file: file, line: line)), tier: tier
+            object: object, member: .method(member, callSite: CompactCodeLocation(file: file, line: line)), tier: tier,
+            message: message
         )
     }
 
@@ -61,7 +63,8 @@ extension ConfinementRecord {
     /// it), out of line: each entry point tests main-queue work first without this frame's prologue.
     @inline(never)
     private func checkFailedFastPath(
-        object: AnyObject?, member: ConfinedMemberReference, tier: ConfinementViolation.Tier, typeName: String? = nil
+        object: AnyObject?, member: ConfinedMemberReference, tier: ConfinementViolation.Tier, typeName: String? = nil,
+        message: () -> String = { String() }
     ) {
         // unowned(unsafe): the closure runs, if at all, inside this call, which the caller keeps `self`
         // and `object` alive for; a strong capture retained both on every legitimate slow path.
@@ -75,7 +78,7 @@ extension ConfinementRecord {
         case .passResolving:
             if let object { resolveProperties(on: object) }
         case .report(let delivery):
-            delivery.deliver()
+            delivery.deliver(addingDetail: message)
         }
     }
 

@@ -13,10 +13,10 @@
 /// ## Fixed or transferable
 /// Most objects are built for one owner and die with it. ``init(owner:file:line:)`` and
 /// ``init(file:line:)`` (and their `options:` forms) declare that: the owner is *fixed*, and
-/// ``handOff(to:file:line:)`` or ``detach(file:line:)`` on such an object is a violation
-/// (``ConfinementViolation/Kind/fixedOwnerChanged``, always on), never a silent no-op. An object that
-/// changes hands says so when it is created: ``transferable(owner:file:line:)``, or
-/// ``detached(file:line:)`` for one that is bound by its first use.
+/// ``ConfinedObject/handOff(to:file:line:)`` or ``ConfinedObject/detach(file:line:)`` on such an
+/// object is a violation (``ConfinementViolation/Kind/fixedOwnerChanged``, always on), never a silent
+/// no-op. An object that changes hands says so when it is created: ``transferable(owner:file:line:)``,
+/// or ``detached(file:line:)`` for one that is bound by its first use.
 ///
 /// What it costs: a `Confinement` is one stored reference (8 bytes). In a release build without the
 /// debug tier (no `ReleaseChecks` trait), a fixed-owner confinement with default options, created on
@@ -267,36 +267,6 @@ public struct Confinement: Sendable {
     /// hands any work to a library scheduler (from then on the object can be in use elsewhere). Call
     /// this where an object is published some other way — stored where another thread can reach it.
     public func endConstruction() { _record.endConstruction() }
-
-    /// Transfers the object to `newOwner`; prefer ``ConfinedObject/handOff(to:file:line:)``, whose
-    /// report names the object.
-    ///
-    /// Call it from the current owner (or, for a detached object, from anywhere); a hand-off from elsewhere
-    /// is itself a race and is reported at the precondition tier. On a fixed-owner confinement it is
-    /// reported (``ConfinementViolation/Kind/fixedOwnerChanged``, precondition tier) and the owner stays.
-    ///
-    /// - Parameters:
-    ///   - newOwner: The scheduler that owns the object from now on.
-    ///   - file: The new bind site.
-    ///   - line: The new bind site.
-    @inlinable  // the caller calls the record itself: no struct-to-class hop in between
-    public func handOff(to newOwner: some SerialScheduler, file: StaticString = #fileID, line: UInt = #line) {
-        _record.handOff(to: newOwner.executionContext, object: nil, file: file, line: line)
-    }
-
-    /// Returns the object to the detached state: the next checked use binds it again; prefer
-    /// ``ConfinedObject/detach(file:line:)``, whose report names the object.
-    ///
-    /// Call it from the current owner. On a fixed-owner confinement it is reported
-    /// (``ConfinementViolation/Kind/fixedOwnerChanged``, precondition tier) and the owner stays.
-    ///
-    /// - Parameters:
-    ///   - file: The call site, for reports.
-    ///   - line: The call site, for reports.
-    @inlinable  // the caller calls the record itself: no struct-to-class hop in between
-    public func detach(file: StaticString = #fileID, line: UInt = #line) {
-        _record.detach(object: nil, file: file, line: line)
-    }
 }
 
 // The checks, forwarded to the record: the fast path stays the one relaxed load of the record's first
@@ -317,13 +287,14 @@ extension Confinement {
     @_transparent  // inlined even at -Onone, where checks run by default
     func _checkAccessor(_ member: StaticString) { _record._checkAccessor(member) }
 
-    /// Checks a method guard (see ``ConfinementRecord/_checkMethod(_:_:_:_:tier:)``).
+    /// Checks a method guard (see ``ConfinementRecord/_checkMethod(_:_:_:_:tier:message:)``).
     @usableFromInline
     @_transparent  // inlined even at -Onone, where checks run by default
     func _checkMethod(
-        _ object: AnyObject?, _ member: StaticString, _ file: StaticString, _ line: UInt, tier: ConfinementViolation.Tier
+        _ object: AnyObject?, _ member: StaticString, _ file: StaticString, _ line: UInt, tier: ConfinementViolation.Tier,
+        message: () -> String
     ) {
-        _record._checkMethod(object, member, file, line, tier: tier)
+        _record._checkMethod(object, member, file, line, tier: tier, message: message)
     }
 
     /// The slow path of every check (see ``ConfinementRecord/_checkFailedFastPath(object:member:tier:typeName:)``).

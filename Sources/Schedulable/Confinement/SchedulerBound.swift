@@ -78,23 +78,35 @@ public struct SchedulerBound<Value> {
     /// unless the `ReleaseChecks` trait is on.
     ///
     /// - Parameters:
+    ///   - message: Added to the report's detail line; evaluated only for a report.
     ///   - file: The call site, for reports.
     ///   - line: The call site, for reports.
     @inlinable
-    public func assertIsolated(file: StaticString = #fileID, line: UInt = #line) {
+    public func assertIsolated(
+        _ message: @autoclosure () -> String = String(), file: StaticString = #fileID, line: UInt = #line
+    ) {
         #if SCHEDULABLE_CHECKS
-        _owner._checkMethod("assertIsolated()", file, line, tier: .assert, wrapper: "SchedulerBound", argument: Value.self)
+        _owner._checkMethod(
+            "assertIsolated()", file, line, tier: .assert, wrapper: "SchedulerBound", argument: Value.self,
+            message: message
+        )
         #endif
     }
 
     /// Reports a violation and stops the process when called outside the owner — always on.
     ///
     /// - Parameters:
+    ///   - message: Added to the report's detail line; evaluated only for a report.
     ///   - file: The call site, for reports.
     ///   - line: The call site, for reports.
     @inlinable
-    public func preconditionIsolated(file: StaticString = #fileID, line: UInt = #line) {
-        _check("preconditionIsolated()", file, line)
+    public func preconditionIsolated(
+        _ message: @autoclosure () -> String = String(), file: StaticString = #fileID, line: UInt = #line
+    ) {
+        _owner._checkMethod(
+            "preconditionIsolated()", file, line, tier: .precondition, wrapper: "SchedulerBound", argument: Value.self,
+            message: message
+        )
     }
 
     /// Runs `body` with the value after one always-on check that the calling code runs on the owner.

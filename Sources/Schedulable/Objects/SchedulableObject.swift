@@ -122,21 +122,27 @@ public final class SchedulableObject<Object> {
     /// builds unless the `ReleaseChecks` trait is on.
     ///
     /// - Parameters:
+    ///   - message: Added to the report's detail line; evaluated only for a report.
     ///   - file: The call site, for reports.
     ///   - line: The call site, for reports.
-    public func assertIsolated(file: StaticString = #fileID, line: UInt = #line) {
+    public func assertIsolated(
+        _ message: @autoclosure () -> String = String(), file: StaticString = #fileID, line: UInt = #line
+    ) {
         #if SCHEDULABLE_CHECKS
-        check("assertIsolated()", file, line, tier: .assert)
+        check("assertIsolated()", file, line, tier: .assert, message: message)
         #endif
     }
 
     /// Reports a violation and stops the process when called outside ``scheduler`` — always on.
     ///
     /// - Parameters:
+    ///   - message: Added to the report's detail line; evaluated only for a report.
     ///   - file: The call site, for reports.
     ///   - line: The call site, for reports.
-    public func preconditionIsolated(file: StaticString = #fileID, line: UInt = #line) {
-        check("preconditionIsolated()", file, line)
+    public func preconditionIsolated(
+        _ message: @autoclosure () -> String = String(), file: StaticString = #fileID, line: UInt = #line
+    ) {
+        check("preconditionIsolated()", file, line, message: message)
     }
 
     /// Runs `body` with the value in place after one always-on check that the calling code runs on
@@ -218,11 +224,14 @@ public final class SchedulableObject<Object> {
         }
     }
 
-    func check(_ member: StaticString, _ file: StaticString, _ line: UInt, tier: ConfinementViolation.Tier = .precondition) {
+    func check(
+        _ member: StaticString, _ file: StaticString, _ line: UInt, tier: ConfinementViolation.Tier = .precondition,
+        message: () -> String = { String() }
+    ) {
         if _slowPath(!owner._passesFastPath) {
             owner.checkFailedFastPath(
                 member: .method(member, callSite: CompactCodeLocation(file: file, line: line)), tier: tier,
-                wrapper: "SchedulableObject", argument: Object.self, handler: capturedHandler
+                wrapper: "SchedulableObject", argument: Object.self, handler: capturedHandler, message: message
             )
         }
     }

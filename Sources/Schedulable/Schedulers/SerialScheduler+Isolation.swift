@@ -14,7 +14,7 @@ extension SerialScheduler {
         _ message: @autoclosure () -> String = String(), file: StaticString = #fileID, line: UInt = #line
     ) {
         #if SCHEDULABLE_CHECKS
-        checkIsolation("assertIsolated()", tier: .assert, message(), file, line)
+        checkIsolation("assertIsolated()", tier: .assert, message, file, line)
         #endif
     }
 
@@ -28,7 +28,7 @@ extension SerialScheduler {
     public func preconditionIsolated(
         _ message: @autoclosure () -> String = String(), file: StaticString = #fileID, line: UInt = #line
     ) {
-        checkIsolation("preconditionIsolated()", tier: .precondition, message(), file, line)
+        checkIsolation("preconditionIsolated()", tier: .precondition, message, file, line)
     }
 
     /// Runs `body` after checking, in every build, that the calling code runs on this scheduler — the
@@ -44,24 +44,23 @@ extension SerialScheduler {
     public func assumeIsolated<T, E: Error>(
         file: StaticString = #fileID, line: UInt = #line, _ body: () throws(E) -> T
     ) throws(E) -> T {
-        checkIsolation("assumeIsolated(_:)", tier: .precondition, "", file, line)
+        checkIsolation("assumeIsolated(_:)", tier: .precondition, { String() }, file, line)
         return try body()
     }
 
-    /// The one implementation behind the verbs (also called by the schedulers that are serial executors,
-    /// whose own members of the same names would otherwise be ambiguous).
+    /// The one implementation behind the verbs (also of the same verbs on a scheduler that is an actor's
+    /// executor). `message` is evaluated only for a report.
     package func checkIsolation(
-        _ member: StaticString, tier: ConfinementViolation.Tier, _ message: String, _ file: StaticString, _ line: UInt
+        _ member: StaticString, tier: ConfinementViolation.Tier, _ message: () -> String, _ file: StaticString,
+        _ line: UInt
     ) {
         // A scheduler's own answer first (a custom scheduler may know more); then the verdict.
         if isIsolated { return }
         let member = ConfinedMemberReference.method(member, callSite: CompactCodeLocation(file: file, line: line))
-        FixedOwner(executionContext, boundAt: .none).check(member) { owner, _ in
-            var violation = ConfinementViolation.wrongContext(
-                member: member, tier: tier, owner: owner, boundAt: nil, object: nil
+        FixedOwner(executionContext, boundAt: .none).check(member, message: message) { owner, _ in
+            PendingReport(
+                .wrongContext(member: member, tier: tier, owner: owner, boundAt: nil, object: nil), objectHandler: nil
             )
-            if !message.isEmpty { violation.detail = message }
-            return PendingReport(violation, objectHandler: nil)
         }
     }
 }

@@ -15,7 +15,7 @@ final class Counter: ConfinedObject {
     /// that it ends the window in release builds too, where the debug tier is compiled out.
     init(owner: SerialQueueScheduler, file: StaticString = #fileID, line: UInt = #line) {
         confinement = Confinement(owner: owner, file: file, line: line)
-        owner.sync { self.preconditionIsolated("init(owner:)") }
+        owner.sync { self.preconditionIsolated() }
     }
 
     /// Calls to the guarded methods. Deliberately not `@Confined`, so that one wrong call is
