@@ -34,20 +34,11 @@ import Testing
 ///   they guard memory safety. Test them with exit tests.
 /// - Notes (a `present()` that had to wait, work cancelled at shutdown) become warnings of the test
 ///   case, which fail nothing.
-///
-/// Deprecated: linking SchedulableTesting into the test target gives every test this attribution
-/// without a trait ("Tests fail by themselves" in the Testing article); the trait remains a scope of
-/// its own for code that still applies it.
 public struct ConfinementCheckedTrait: TestTrait, SuiteTrait, TestScoping {
     /// Creates the trait.
     ///
-    /// Deprecated with ``Testing/Trait/confinementChecked``: linking SchedulableTesting is enough.
-    @available(*, deprecated, message: "remove the trait: linking SchedulableTesting is enough for a test's violations to fail it")
+    /// Spell it `.confinementChecked`.
     public init() {}
-
-    /// The trait, without the deprecation warning of ``init()``: for the deprecated spellings and the
-    /// package's own tests of the trait.
-    package init(scope: Void) {}
 
     /// `true`: on a suite, the trait reaches the tests of nested suites too.
     public var isRecursive: Bool { true }
@@ -119,12 +110,10 @@ public struct ConfinementCheckedTrait: TestTrait, SuiteTrait, TestScoping {
 
 extension Trait where Self == ConfinementCheckedTrait {
     /// Makes schedule violations of the test's objects fail that test (from any thread), instead of stopping
-    /// the test process — what linking SchedulableTesting into the test target already does for every
-    /// test.
+    /// the test process.
     ///
-    /// Deprecated: remove it (see ``ConfinementCheckedTrait``).
-    @available(*, deprecated, message: "remove the trait: linking SchedulableTesting is enough for a test's violations to fail it")
-    public static var confinementChecked: Self { ConfinementCheckedTrait(scope: ()) }
+    /// See ``ConfinementCheckedTrait``.
+    public static var confinementChecked: Self { ConfinementCheckedTrait() }
 }
 
 /// A violation of a test's object after the test ended cannot fail that test any more. It must not fail

@@ -9,7 +9,6 @@ import Testing
 @Suite struct ConfinementCheckedTraitTests {
     let owner = SerialQueueScheduler(label: "trait-tests.owner")
 
-    @available(*, deprecated, message: "tests the deprecated .confinementChecked trait")
     @Test(.requiresDebugChecks) func violationOnABackgroundThreadBecomesAnIssueOfTheTestWithTheReport() async throws {
         let owner = self.owner
         let issues = try await TestIssueCapture.capturing { _ in
@@ -29,7 +28,6 @@ import Testing
         #expect(recorded[0].sourceLocation.line == Counter.incrementGuardLine)
     }
 
-    @available(*, deprecated, message: "tests the deprecated .confinementChecked trait")
     @Test(.requiresDebugChecks) func propertyViolationPointsAtItsAccessSite() async throws {
         let owner = self.owner
         let accessLine = #line + 6
@@ -56,7 +54,6 @@ import Testing
         #endif
     }
 
-    @available(*, deprecated, message: "tests the deprecated .confinementChecked trait")
     @Test(.requiresDebugChecks) func everyViolationIsRecordedAndTheProcessKeepsRunning() async throws {
         let owner = self.owner
         let issues = try await TestIssueCapture.capturing { _ in
@@ -68,7 +65,6 @@ import Testing
         #expect(issues.count == 5)
     }
 
-    @available(*, deprecated, message: "tests the deprecated .confinementChecked trait")
     @Test func aCleanScopeRecordsNothing() async throws {
         let owner = self.owner
         // No capture: any issue recorded here fails this test.
@@ -83,7 +79,6 @@ import Testing
         }
     }
 
-    @available(*, deprecated, message: "tests the deprecated .confinementChecked trait")
     @Test(.requiresDebugChecks) func violationsHeldForTheTestAreRecordedEvenWhenTheBodyThrows() async throws {
         struct Failure: Error {}
         let owner = self.owner
@@ -104,7 +99,6 @@ import Testing
     /// The real trait: a violation on the test's own task is recorded at once — before the offending
     /// line returns, so a `withKnownIssue` around that line would see it. (Without the trait, the
     /// default handler would stop the process here.)
-    @available(*, deprecated, message: "tests the deprecated .confinementChecked trait")
     @Test(.requiresDebugChecks, .confinementChecked) func violationOnTheTestsOwnTaskIsRecordedImmediately() {
         let counter = Counter(owner: owner)
         let issues = TestIssueCapture.capturing { capture in
@@ -115,7 +109,6 @@ import Testing
         #expect(issues.first?.comment.contains("Counter.increment() used outside its owner") == true)
     }
 
-    @available(*, deprecated, message: "tests the deprecated .confinementChecked trait")
     @Test(.confinementChecked) func theTraitInstallsItsCollectorForEachTestCase() {
         #expect(ConfinementViolationCollector.current != nil)
         #expect(ConfinementSystem.scopedHandler is ConfinementViolationCollector)
@@ -128,7 +121,6 @@ import Testing
         #expect(ConfinementSystem.scopedHandler is any AutomaticTestHandler)
     }
 
-    @available(*, deprecated, message: "tests the deprecated .confinementChecked trait")
     @Test(.confinementChecked, arguments: 0..<3)
     func eachTestCaseOfAParameterizedTestHasItsOwnCollector(_ index: Int) async {
         let collector = ConfinementViolationCollector.current
@@ -139,7 +131,7 @@ import Testing
 }
 
 /// On a suite, the trait reaches every test, including those of nested suites.
-@Suite(ConfinementCheckedTrait(scope: ())) struct ConfinementCheckedSuiteTraitTests {
+@Suite(.confinementChecked) struct ConfinementCheckedSuiteTraitTests {
     let owner = SerialQueueScheduler(label: "suite-trait-tests.owner")
 
     @Test(.requiresDebugChecks) func testsOfTheSuiteGetTheTrait() {

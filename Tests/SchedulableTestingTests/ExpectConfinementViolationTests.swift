@@ -71,7 +71,6 @@ import Testing
     /// *before* the call — even when detected on a GCD thread, where no task-local says which scope is
     /// running — because its body is what runs. Otherwise the test would fail for the very violation it
     /// asserts.
-    @available(*, deprecated, message: "tests the deprecated .confinementChecked trait")
     @Test(.requiresDebugChecks, .confinementChecked) func insideTheTraitTheHelperClaimsTheTestsEarlierObjects() async {
         let counter = Counter(owner: owner)
         let onTask = expectConfinementViolation { counter.increment() }
@@ -82,7 +81,6 @@ import Testing
 
     /// A violation of an object created inside the helper that arrives after the helper returned is
     /// not lost: it goes to the enclosing scope, here the test's, and fails the test.
-    @available(*, deprecated, message: "tests the deprecated .confinementChecked trait")
     @Test(.requiresDebugChecks) func aLateViolationOfAHelpersObjectGoesToTheEnclosingScope() async throws {
         let owner = self.owner
         let issues = try await TestIssueCapture.capturing { _ in
@@ -99,7 +97,6 @@ import Testing
     }
 
     /// When the body throws, what it caused is not returned — so it goes to the enclosing scope.
-    @available(*, deprecated, message: "tests the deprecated .confinementChecked trait")
     @Test(.requiresDebugChecks) func violationsOfAThrowingBodyGoToTheEnclosingScope() async throws {
         struct Failure: Error {}
         let owner = self.owner

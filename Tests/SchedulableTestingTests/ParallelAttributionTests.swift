@@ -19,7 +19,6 @@ import Testing
     // Swift Testing nests trait scopes in the order the traits are written: `.ownViolationsOnly` must
     // enclose `.confinementChecked`, whose issues are recorded as its scope ends. (Swap them and every
     // case fails: the issues are then recorded outside the capture.)
-    @available(*, deprecated, message: "tests the deprecated .confinementChecked trait")
     @Test(.requiresDebugChecks, .ownViolationsOnly, .confinementChecked, arguments: 0..<caseCount)
     func eachParallelTestFailsOnlyForItsOwnBackgroundViolations(_ index: Int) async throws {
         let probe = try #require(OwnViolationsOnly.Probe.current, "OwnViolationsOnly must wrap the trait")
