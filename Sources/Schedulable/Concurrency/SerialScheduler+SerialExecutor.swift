@@ -9,11 +9,11 @@ public typealias ExecutorScheduler = SerialScheduler & SerialExecutor
 /// `SerialExecutor` has `assertIsolated` and `preconditionIsolated` of its own, with the same
 /// signatures; these members are the more specific ones, so `scheduler.preconditionIsolated()` means
 /// the library's check on every scheduler, decided from the library's context first. They forward to
-/// the implementation of ``SerialScheduler/assertIsolated(_:file:line:)``.
+/// the one implementation behind every scheduler's verbs (`SerialScheduler+Isolation.swift`).
 @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
 extension SerialScheduler where Self: SerialExecutor {
-    /// Reports a violation when the calling code does not run on this scheduler — debug tier (see
-    /// ``SerialScheduler/assertIsolated(_:file:line:)``).
+    /// Reports a violation when the calling code does not run on this scheduler — debug tier: the same
+    /// check as on every ``SerialScheduler``.
     ///
     /// - Parameters:
     ///   - message: Added to the report's detail line; evaluated only for a report.
@@ -27,8 +27,8 @@ extension SerialScheduler where Self: SerialExecutor {
         #endif
     }
 
-    /// Reports a violation and stops the process when the calling code does not run on this scheduler
-    /// (see ``SerialScheduler/preconditionIsolated(_:file:line:)``).
+    /// Reports a violation and stops the process when the calling code does not run on this scheduler —
+    /// always on: the same check as on every ``SerialScheduler``.
     ///
     /// - Parameters:
     ///   - message: Added to the report's detail line; evaluated only for a report.
