@@ -118,13 +118,13 @@ struct ScheduleAuditorTests {
         #expect(report.findings.filter { $0.typeName == "CleanUploader" }.map(\.member) == ["enqueue(_:)"])
     }
 
-    /// `MovingUploader` (fixed owner, `confinement.handOff(to:)` in its own method), with the call or the
+    /// `MovingUploader` (fixed owner, `handOff(to:)` in its own method), with the call or the
     /// declaration respelled on the same lines, so the committed graph's positions still hold.
     static func transferFindings(call: String? = nil, declaration: String? = nil) throws -> [AuditFinding] {
         try Fixture.audit { path, text in
             guard path.hasSuffix("FlawedUploader.swift") else { return text }
             var text = text
-            if let call { text = text.replacingOccurrences(of: "confinement.handOff(to: uploads)", with: call) }
+            if let call { text = text.replacingOccurrences(of: "handOff(to: uploads)", with: call) }
             if let declaration {
                 text = text.replacingOccurrences(of: "let confinement = Confinement(owner: uploads)\n    @Confined var pending = 0\n\n    func moveToBackground", with: "let confinement = \(declaration)\n    @Confined var pending = 0\n\n    func moveToBackground")
             }
@@ -134,7 +134,7 @@ struct ScheduleAuditorTests {
 
     @Test func handOffOfAFixedOwnerNamesTheDeclarationAndTheFix() throws {
         let finding = try #require(try Self.transferFindings().first)
-        #expect(finding.column == 21)  // `handOff`, after `confinement.`
+        #expect(finding.column == 9)  // `handOff`, the call on the object itself
         #expect(finding.message.contains("declared with a fixed owner (Confinement(owner:) at FlawedUploader.swift:66)"))
         #expect(finding.message.contains("Confinement.transferable(owner:)"))
     }

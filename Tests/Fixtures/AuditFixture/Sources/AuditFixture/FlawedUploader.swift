@@ -68,7 +68,7 @@ final class MovingUploader: ConfinedObject {
 
     func moveToBackground() {
         preconditionIsolated()
-        confinement.handOff(to: uploads)
+        handOff(to: uploads)
     }
 }
 
