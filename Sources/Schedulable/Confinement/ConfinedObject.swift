@@ -42,7 +42,14 @@ extension ConfinedObject {
         file: StaticString = #fileID, line: UInt = #line
     ) {
         #if SCHEDULABLE_CHECKS
-        confinement._checkMethod(self, function, file, line, tier: .assert, message: message)
+        // The record's own fast path, and the message only on the slow one: at -Onone, where these
+        // checks run by default, nothing here is inlined, and a closure handed through each level is
+        // retained and released at each.
+        if _slowPath(!confinement._record._passesFastPath) {
+            confinement._record._methodCheckFailedFastPath(
+                object: self, member: function, file: file, line: line, tier: .assert, message: message
+            )
+        }
         #endif
     }
 
@@ -63,7 +70,12 @@ extension ConfinedObject {
         _ message: @autoclosure () -> String = String(), function: StaticString = #function,
         file: StaticString = #fileID, line: UInt = #line
     ) {
-        confinement._checkMethod(self, function, file, line, tier: .precondition, message: message)
+        // As in `assertIsolated`: the message only on the slow path.
+        if _slowPath(!confinement._record._passesFastPath) {
+            confinement._record._methodCheckFailedFastPath(
+                object: self, member: function, file: file, line: line, tier: .precondition, message: message
+            )
+        }
     }
 
     /// Whether the calling code may use this object right now (it runs in the owner's context, or the object
@@ -89,7 +101,7 @@ extension ConfinedObject {
     public func assumeIsolated<T, E: Error>(
         file: StaticString = #fileID, line: UInt = #line, _ body: (Self) throws(E) -> T
     ) throws(E) -> T {
-        confinement._checkMethod(self, "assumeIsolated(_:)", file, line, tier: .precondition, message: { String() })
+        confinement._checkMethod(self, "assumeIsolated(_:)", file, line, tier: .precondition)
         return try body(self)
     }
 }

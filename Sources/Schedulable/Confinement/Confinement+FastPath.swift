@@ -41,15 +41,13 @@ extension ConfinementRecord {
     ///   - file: The guard's location.
     ///   - line: The guard's location.
     ///   - tier: Which check tier.
-    ///   - message: The caller's message for a report's detail line, evaluated only for a report.
     @usableFromInline
     @_transparent  // inlined even at -Onone, where checks run by default
     func _checkMethod(
-        _ object: AnyObject?, _ member: StaticString, _ file: StaticString, _ line: UInt, tier: ConfinementViolation.Tier,
-        message: () -> String
+        _ object: AnyObject?, _ member: StaticString, _ file: StaticString, _ line: UInt, tier: ConfinementViolation.Tier
     ) {
         if _slowPath(!_passesFastPath) {
-            _methodCheckFailedFastPath(object: object, member: member, file: file, line: line, tier: tier, message: message)
+            _methodCheckFailedFastPath(object: object, member: member, file: file, line: line, tier: tier)
         }
     }
 }

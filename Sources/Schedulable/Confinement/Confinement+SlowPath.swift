@@ -5,12 +5,13 @@
 /// A settled record is judged without any lock and without allocating; strings are built only for a
 /// report.
 extension ConfinementRecord {
-    /// The slow path of a method guard or a box accessor (see ``_checkMethod(_:_:_:_:tier:message:)``):
-    /// builds the member reference here, out of line, so the inlined fast path stays three instructions.
+    /// The slow path of a method guard or a box accessor (see ``_checkMethod(_:_:_:_:tier:)``): builds
+    /// the member reference here, out of line, so the inlined fast path stays three instructions.
+    /// `message`, a check verb's, is evaluated only for a report.
     @usableFromInline
     func _methodCheckFailedFastPath(
         object: AnyObject?, member: StaticString, file: StaticString, line: UInt, tier: ConfinementViolation.Tier,
-        message: () -> String
+        message: () -> String = { String() }
     ) {
         if Checking.passesAsMainQueueWork(self) { return }  // main-queue work under dispatchMain(): rule 3, first
         checkFailedFastPath(

@@ -287,14 +287,13 @@ extension Confinement {
     @_transparent  // inlined even at -Onone, where checks run by default
     func _checkAccessor(_ member: StaticString) { _record._checkAccessor(member) }
 
-    /// Checks a method guard (see ``ConfinementRecord/_checkMethod(_:_:_:_:tier:message:)``).
+    /// Checks a method guard (see ``ConfinementRecord/_checkMethod(_:_:_:_:tier:)``).
     @usableFromInline
     @_transparent  // inlined even at -Onone, where checks run by default
     func _checkMethod(
-        _ object: AnyObject?, _ member: StaticString, _ file: StaticString, _ line: UInt, tier: ConfinementViolation.Tier,
-        message: () -> String
+        _ object: AnyObject?, _ member: StaticString, _ file: StaticString, _ line: UInt, tier: ConfinementViolation.Tier
     ) {
-        _record._checkMethod(object, member, file, line, tier: tier, message: message)
+        _record._checkMethod(object, member, file, line, tier: tier)
     }
 
     /// The slow path of every check (see ``ConfinementRecord/_checkFailedFastPath(object:member:tier:typeName:)``).

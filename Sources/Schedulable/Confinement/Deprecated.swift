@@ -12,7 +12,7 @@ extension ConfinedObject {
     @inlinable
     public func assertIsolated(_ member: StaticString, file: StaticString = #fileID, line: UInt = #line) {
         #if SCHEDULABLE_CHECKS
-        confinement._checkMethod(self, member, file, line, tier: .assert, message: { String() })
+        confinement._checkMethod(self, member, file, line, tier: .assert)
         #endif
     }
 
@@ -26,7 +26,7 @@ extension ConfinedObject {
     @available(*, deprecated, renamed: "preconditionIsolated(function:file:line:)", message: "the unlabeled argument is a message now")
     @inlinable
     public func preconditionIsolated(_ member: StaticString, file: StaticString = #fileID, line: UInt = #line) {
-        confinement._checkMethod(self, member, file, line, tier: .precondition, message: { String() })
+        confinement._checkMethod(self, member, file, line, tier: .precondition)
     }
 }
 
