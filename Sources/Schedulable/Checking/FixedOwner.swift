@@ -56,17 +56,16 @@ package struct FixedOwner: Sendable, VerdictRecord {
     }
 
     /// Checks a method (or an accessor with a call site): the fast path inline, the rest out of line.
-    /// `message` (a check verb's) is evaluated only for a report.
     @inlinable
     @inline(__always)
     func _checkMethod(
         _ member: StaticString, _ file: StaticString, _ line: UInt, tier: ConfinementViolation.Tier,
-        wrapper: StaticString, argument: Any.Type, message: () -> String = { String() }
+        wrapper: StaticString, argument: Any.Type
     ) {
         if _slowPath(!_passesFastPath) {
             _checkFailedFastPath(
                 member: .method(member, callSite: CompactCodeLocation(file: file, line: line)), tier: tier,
-                wrapper: wrapper, argument: argument, message: message
+                wrapper: wrapper, argument: argument
             )
         }
     }
@@ -74,11 +73,10 @@ package struct FixedOwner: Sendable, VerdictRecord {
     /// The slow path of the inlined checks. The type's name is only spelt for a report.
     @usableFromInline
     func _checkFailedFastPath(
-        member: ConfinedMemberReference, tier: ConfinementViolation.Tier, wrapper: StaticString, argument: Any.Type,
-        message: () -> String = { String() }
+        member: ConfinedMemberReference, tier: ConfinementViolation.Tier, wrapper: StaticString, argument: Any.Type
     ) {
         if Checking.passesAsMainQueueWork(self) { return }  // main-queue work under dispatchMain(): rule 3, first
-        checkFailedFastPath(member: member, tier: tier, wrapper: wrapper, argument: argument, handler: nil, message: message)
+        checkFailedFastPath(member: member, tier: tier, wrapper: wrapper, argument: argument, handler: nil)
     }
 
     /// The slow path, reporting to `handler` (a wrapper's captured one) when there is one. Kept apart
@@ -86,9 +84,9 @@ package struct FixedOwner: Sendable, VerdictRecord {
     /// access, fast path included.
     package func checkFailedFastPath(
         member: ConfinedMemberReference, tier: ConfinementViolation.Tier, wrapper: StaticString, argument: Any.Type,
-        handler: (any ConfinementViolationHandler)?, message: () -> String = { String() }
+        handler: (any ConfinementViolationHandler)?
     ) {
-        check(member, message: message) { owner, boundAt in
+        check(member) { owner, boundAt in
             PendingReport(
                 .wrongContext(
                     member: member, tier: tier, owner: owner, boundAt: boundAt.locationIfAny, object: nil,
@@ -101,12 +99,10 @@ package struct FixedOwner: Sendable, VerdictRecord {
 
     /// Applies the verdict on a use of `member` here: delivers the report, if there is one.
     ///
-    /// - Parameters:
-    ///   - message: A check verb's message for the detail line, evaluated only for a report.
-    ///   - violation: The wrong-context violation, from the owner and bind site.
+    /// - Parameter violation: The wrong-context violation, from the owner and bind site.
     @inline(__always)
     package func check(
-        _ member: ConfinedMemberReference, message: () -> String = { String() },
+        _ member: ConfinedMemberReference,
         violation: (ExecutionContext, CompactCodeLocation) -> PendingReport
     ) {
         if Checking.passesAsMainQueueWork(self) { return }  // main-queue work under dispatchMain(): rule 3, first
@@ -115,7 +111,7 @@ package struct FixedOwner: Sendable, VerdictRecord {
             guard case .wrongContext(let owner, let boundAt) = refusal else { preconditionFailure("a fixed owner binds nothing") }
             return violation(owner, boundAt)
         }
-        if case .report(let delivery) = verdict { delivery.deliver(addingDetail: message) }
+        if case .report(let delivery) = verdict { delivery.deliver() }
     }
 
     // VerdictRecord: the one state `.fixed`; the other members keep their defaults (nothing to bind,

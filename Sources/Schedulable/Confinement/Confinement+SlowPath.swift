@@ -15,9 +15,8 @@ extension ConfinementRecord {
     ) {
         if Checking.passesAsMainQueueWork(self) { return }  // main-queue work under dispatchMain(): rule 3, first
         checkFailedFastPath(
-            object: object, member: .method(member, callSite: CompactCodeLocation(file: file, line: line)), tier: tier,
-            message: message
-        )
+            object: object, member: .method(member, callSite: CompactCodeLocation(file: file, line: line)), tier: tier
+        )?.deliver(addingDetail: message)
     }
 
     #if SCHEDULABLE_CHECKS
@@ -35,7 +34,8 @@ extension ConfinementRecord {
     @inline(never)
     func _propertyCheckFailedFastPath(_ object: AnyObject, declaredAt: PackedCodeLocation) {
         // Main-queue work under dispatchMain() was asked inline by the caller, with the same test.
-        checkFailedFastPath(object: object, member: .property(name: nil, declaredAt: declaredAt.compact), tier: .assert)
+        checkFailedFastPath(object: object, member: .property(name: nil, declaredAt: declaredAt.compact), tier: .assert)?
+            .deliver()
     }
     #endif
 
@@ -57,16 +57,16 @@ extension ConfinementRecord {
         object: AnyObject?, member: ConfinedMemberReference, tier: ConfinementViolation.Tier, typeName: String? = nil
     ) {
         if Checking.passesAsMainQueueWork(self) { return }  // main-queue work under dispatchMain(): rule 3, first
-        checkFailedFastPath(object: object, member: member, tier: tier, typeName: typeName)
+        checkFailedFastPath(object: object, member: member, tier: tier, typeName: typeName)?.deliver()
     }
 
     /// The body of ``_checkFailedFastPath(object:member:tier:typeName:)`` (the verdict is inlined into
     /// it), out of line: each entry point tests main-queue work first without this frame's prologue.
+    /// Returns the report to deliver, if any: a method guard adds its caller's message to it.
     @inline(never)
     private func checkFailedFastPath(
-        object: AnyObject?, member: ConfinedMemberReference, tier: ConfinementViolation.Tier, typeName: String? = nil,
-        message: () -> String = { String() }
-    ) {
+        object: AnyObject?, member: ConfinedMemberReference, tier: ConfinementViolation.Tier, typeName: String? = nil
+    ) -> Delivery? {
         // unowned(unsafe): the closure runs, if at all, inside this call, which the caller keeps `self`
         // and `object` alive for; a strong capture retained both on every legitimate slow path.
         let verdict = Checking.verdict(.use, member: member, object: object, record: self, here: CurrentHere()) {
@@ -75,11 +75,12 @@ extension ConfinementRecord {
         }
         switch verdict {
         case .pass, .no:
-            return
+            return nil
         case .passResolving:
             if let object { resolveProperties(on: object) }
+            return nil
         case .report(let delivery):
-            delivery.deliver(addingDetail: message)
+            return delivery
         }
     }
 

@@ -86,7 +86,7 @@ public struct SchedulerBound<Value> {
         _ message: @autoclosure () -> String = String(), file: StaticString = #fileID, line: UInt = #line
     ) {
         #if SCHEDULABLE_CHECKS
-        _owner._checkMethod(
+        _owner._checkVerb(
             "assertIsolated()", file, line, tier: .assert, wrapper: "SchedulerBound", argument: Value.self,
             message: message
         )
@@ -103,7 +103,7 @@ public struct SchedulerBound<Value> {
     public func preconditionIsolated(
         _ message: @autoclosure () -> String = String(), file: StaticString = #fileID, line: UInt = #line
     ) {
-        _owner._checkMethod(
+        _owner._checkVerb(
             "preconditionIsolated()", file, line, tier: .precondition, wrapper: "SchedulerBound", argument: Value.self,
             message: message
         )

@@ -129,7 +129,7 @@ public final class SchedulableObject<Object> {
         _ message: @autoclosure () -> String = String(), file: StaticString = #fileID, line: UInt = #line
     ) {
         #if SCHEDULABLE_CHECKS
-        check("assertIsolated()", file, line, tier: .assert, message: message)
+        checkVerb("assertIsolated()", file, line, tier: .assert, message: message)
         #endif
     }
 
@@ -142,7 +142,7 @@ public final class SchedulableObject<Object> {
     public func preconditionIsolated(
         _ message: @autoclosure () -> String = String(), file: StaticString = #fileID, line: UInt = #line
     ) {
-        check("preconditionIsolated()", file, line, message: message)
+        checkVerb("preconditionIsolated()", file, line, tier: .precondition, message: message)
     }
 
     /// Runs `body` with the value in place after one always-on check that the calling code runs on
@@ -224,12 +224,22 @@ public final class SchedulableObject<Object> {
         }
     }
 
-    func check(
-        _ member: StaticString, _ file: StaticString, _ line: UInt, tier: ConfinementViolation.Tier = .precondition,
-        message: () -> String = { String() }
-    ) {
+    func check(_ member: StaticString, _ file: StaticString, _ line: UInt, tier: ConfinementViolation.Tier = .precondition) {
         if _slowPath(!owner._passesFastPath) {
             owner.checkFailedFastPath(
+                member: .method(member, callSite: CompactCodeLocation(file: file, line: line)), tier: tier,
+                wrapper: "SchedulableObject", argument: Object.self, handler: capturedHandler
+            )
+        }
+    }
+
+    /// The check of a check verb, with its caller's message (evaluated only for a report).
+    private func checkVerb(
+        _ member: StaticString, _ file: StaticString, _ line: UInt, tier: ConfinementViolation.Tier,
+        message: () -> String
+    ) {
+        if _slowPath(!owner._passesFastPath) {
+            owner._verbCheckFailedFastPath(
                 member: .method(member, callSite: CompactCodeLocation(file: file, line: line)), tier: tier,
                 wrapper: "SchedulableObject", argument: Object.self, handler: capturedHandler, message: message
             )

@@ -57,10 +57,12 @@ extension SerialScheduler {
         // A scheduler's own answer first (a custom scheduler may know more); then the verdict.
         if isIsolated { return }
         let member = ConfinedMemberReference.method(member, callSite: CompactCodeLocation(file: file, line: line))
-        FixedOwner(executionContext, boundAt: .none).check(member, message: message) { owner, _ in
-            PendingReport(
-                .wrongContext(member: member, tier: tier, owner: owner, boundAt: nil, object: nil), objectHandler: nil
+        FixedOwner(executionContext, boundAt: .none).check(member) { owner, _ in
+            var violation = ConfinementViolation.wrongContext(
+                member: member, tier: tier, owner: owner, boundAt: nil, object: nil
             )
+            violation.addDetail(message())
+            return PendingReport(violation, objectHandler: nil)
         }
     }
 }
