@@ -14,9 +14,10 @@ extension ConfinementRecord {
         message: () -> String = { String() }
     ) {
         if Checking.passesAsMainQueueWork(self) { return }  // main-queue work under dispatchMain(): rule 3, first
-        checkFailedFastPath(
-            object: object, member: .method(member, callSite: CompactCodeLocation(file: file, line: line)), tier: tier
-        )?.deliver(addingDetail: message)
+        checkGuardFailedFastPath(
+            object: object, member: .method(member, callSite: CompactCodeLocation(file: file, line: line)), tier: tier,
+            message: message
+        )
     }
 
     #if SCHEDULABLE_CHECKS
@@ -34,8 +35,7 @@ extension ConfinementRecord {
     @inline(never)
     func _propertyCheckFailedFastPath(_ object: AnyObject, declaredAt: PackedCodeLocation) {
         // Main-queue work under dispatchMain() was asked inline by the caller, with the same test.
-        checkFailedFastPath(object: object, member: .property(name: nil, declaredAt: declaredAt.compact), tier: .assert)?
-            .deliver()
+        checkFailedFastPath(object: object, member: .property(name: nil, declaredAt: declaredAt.compact), tier: .assert)
     }
     #endif
 
@@ -57,16 +57,34 @@ extension ConfinementRecord {
         object: AnyObject?, member: ConfinedMemberReference, tier: ConfinementViolation.Tier, typeName: String? = nil
     ) {
         if Checking.passesAsMainQueueWork(self) { return }  // main-queue work under dispatchMain(): rule 3, first
-        checkFailedFastPath(object: object, member: member, tier: tier, typeName: typeName)?.deliver()
+        checkFailedFastPath(object: object, member: member, tier: tier, typeName: typeName)
     }
 
     /// The body of ``_checkFailedFastPath(object:member:tier:typeName:)`` (the verdict is inlined into
     /// it), out of line: each entry point tests main-queue work first without this frame's prologue.
-    /// Returns the report to deliver, if any: a method guard adds its caller's message to it.
     @inline(never)
     private func checkFailedFastPath(
         object: AnyObject?, member: ConfinedMemberReference, tier: ConfinementViolation.Tier, typeName: String? = nil
-    ) -> Delivery? {
+    ) {
+        checkSlowPath(object: object, member: member, tier: tier, typeName: typeName, message: { String() })
+    }
+
+    /// The same for a method guard, whose report carries its caller's message. A function of its own,
+    /// so that the other entry points keep a call of their own shape and each caller's legitimate slow
+    /// path stays a tail call.
+    @inline(never)
+    private func checkGuardFailedFastPath(
+        object: AnyObject?, member: ConfinedMemberReference, tier: ConfinementViolation.Tier, message: () -> String
+    ) {
+        checkSlowPath(object: object, member: member, tier: tier, typeName: nil, message: message)
+    }
+
+    /// The one body of both: the verdict, inlined into each (even at -Onone).
+    @_transparent
+    private func checkSlowPath(
+        object: AnyObject?, member: ConfinedMemberReference, tier: ConfinementViolation.Tier, typeName: String?,
+        message: () -> String
+    ) {
         // unowned(unsafe): the closure runs, if at all, inside this call, which the caller keeps `self`
         // and `object` alive for; a strong capture retained both on every legitimate slow path.
         let verdict = Checking.verdict(.use, member: member, object: object, record: self, here: CurrentHere()) {
@@ -75,12 +93,11 @@ extension ConfinementRecord {
         }
         switch verdict {
         case .pass, .no:
-            return nil
+            return
         case .passResolving:
             if let object { resolveProperties(on: object) }
-            return nil
         case .report(let delivery):
-            return delivery
+            delivery.deliver(addingDetail: message)
         }
     }
 
