@@ -36,10 +36,10 @@ open class ConfinementCheckedTestCase: XCTestCase {
             }
         )
         collector.withScope { super.invokeTest() }
-        for failure in GroupedFailure.grouping(collector.finish().map { ($0, false) }) {
+        for failure in GroupedFailure.grouping(collector.finishNotingWhere()) {
             let location = failure.location
             recordFailure(
-                withDescription: failure.description(detectedElsewhere: ""),
+                withDescription: failure.description(detectedElsewhere: nil),
                 inFile: location?.filePath ?? "<unknown>",
                 atLine: location?.line ?? 0,
                 expected: true

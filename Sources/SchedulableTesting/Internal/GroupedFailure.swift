@@ -38,10 +38,12 @@ struct GroupedFailure {
 
     /// The failure's text: the group's report, then how it reached the test when that matters.
     ///
-    /// - Parameter elsewhere: What to say when a violation was detected off the test's thread or task.
+    /// - Parameter elsewhere: What to say when a violation was detected off the test's thread or task;
+    ///   `nil`: nothing.
     /// - Returns: The text.
-    func description(detectedElsewhere elsewhere: String) -> String {
-        group.description + (detectedElsewhere ? "\n  detected:        " + elsewhere : "")
+    func description(detectedElsewhere elsewhere: String?) -> String {
+        guard detectedElsewhere, let elsewhere else { return group.description }
+        return group.description + "\n  detected:        " + elsewhere
     }
 
     /// Where the failure points: the first violation's (see ``ViolationIssueLocation``).
