@@ -25,8 +25,14 @@ import Testing
         #expect(comment.contains("expected owner:  queue \"trait-tests.owner\""))
         #expect(comment.contains("detected:        off the test's task; recorded when the test case ended"))
         // A method guard's issue is at the line that called the method; its report keeps the guard's line.
+        // An optimized build keeps no line for a call in a callback libdispatch calls: the guard's line.
+        #if SCHEDULABLE_DEBUG_BUILD
         #expect(recorded[0].sourceLocation.filePath == #filePath)
         #expect(recorded[0].sourceLocation.line == callLine)
+        #else
+        _ = callLine
+        #expect(recorded[0].sourceLocation.line == Counter.incrementGuardLine)
+        #endif
         #expect(comment.contains("call site:       SchedulableTestingTests/Fixtures.swift:\(Counter.incrementGuardLine)"))
     }
 

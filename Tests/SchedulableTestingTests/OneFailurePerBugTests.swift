@@ -9,6 +9,9 @@ final class PausableService: ConfinedObject {
     @Confined var isPaused = false
     @Confined var pending = 0
 
+    /// The line that binds the service: where a failure points when no line of the access is known.
+    static let bindLine = #line + 5
+
     /// Binds the service and lets the owner use it once (ends the construction window, in release
     /// builds too: an always-on check).
     init(owner: SerialQueueScheduler) {
@@ -108,9 +111,9 @@ func runOnGlobalQueue(_ callback: @escaping @Sendable () -> Void) {
             let comment = issues[0].comment
             let accesses = accessLines(comment)
             #expect(accesses.map(\.member) == ["pending", "isPaused"], "run \(run): \(comment)")
-            #expect(accesses.map(\.line) == [firstLine, firstLine + 1], "run \(run): \(comment)")
+            #expect(accesses.map(\.line) == callbackAccessLines([firstLine, firstLine + 1]), "run \(run): \(comment)")
             #expect(issues[0].sourceLocation.filePath == #filePath, "run \(run)")
-            #expect(issues[0].sourceLocation.line == firstLine, "run \(run)")
+            #expect(issues[0].sourceLocation.line == callbackFailureLine(firstLine), "run \(run)")
             #expect(comment.contains("detected:        off the test's task; recorded when the test case ended"))
         }
     }
@@ -130,10 +133,10 @@ func runOnGlobalQueue(_ callback: @escaping @Sendable () -> Void) {
             let failures = issues.filter { $0.severity == .error }
             try #require(failures.count == 1, "run \(run): \(issues.map(\.comment))")
             #expect(failures[0].sourceLocation.filePath == #filePath, "run \(run)")
-            #expect(failures[0].sourceLocation.line == firstLine, "run \(run)")
+            #expect(failures[0].sourceLocation.line == callbackFailureLine(firstLine), "run \(run)")
             let warnings = issues.filter { $0.severity == .warning }
             try #require(warnings.count == 1, "run \(run)")
-            #expect(warnings[0].sourceLocation.line == firstLine + 1, "run \(run)")
+            #expect(warnings[0].sourceLocation.line == callbackFailureLine(firstLine + 1), "run \(run)")
             #expect(warnings[0].comment.hasPrefix("Schedulable: also used outside its owner: isPaused at "))
         }
     }
@@ -160,10 +163,31 @@ func runOnGlobalQueue(_ callback: @escaping @Sendable () -> Void) {
     }
 }
 
-/// The numbered access lines of a grouped report: member and line (in this file; 0 elsewhere).
+/// The numbered access lines of a grouped report: member and line (0 where the line is unknown).
 func accessLines(_ report: String) -> [(member: String, line: Int)] {
     report.split(separator: "\n").compactMap { line in
-        guard let match = line.firstMatch(of: /^ {19}\d+\. (\S+)( called)? at [^:]*:(\d+)/) else { return nil }
-        return (String(match.1), Int(match.3) ?? 0)
+        guard let match = line.firstMatch(of: /^ {19}\d+\. (\S+)(?: called)?(?: at [^:]*:(\d+))?/) else { return nil }
+        return (String(match.1), match.2.flatMap { Int($0) } ?? 0)
     }
+}
+
+/// Where the failure for an access made in a callback that libdispatch calls points: the access's
+/// line in a debug build. An optimized build keeps no line for it (measured with the ReleaseChecks
+/// trait on Linux: the callback's frame has no line), so the failure falls back to where the object
+/// was bound — Testing.md says so.
+func callbackFailureLine(_ accessLine: Int) -> Int {
+    #if SCHEDULABLE_DEBUG_BUILD
+    return accessLine
+    #else
+    return PausableService.bindLine
+    #endif
+}
+
+/// The lines a grouped report gives callback accesses: theirs in a debug build, none in an optimized one.
+func callbackAccessLines(_ lines: [Int]) -> [Int] {
+    #if SCHEDULABLE_DEBUG_BUILD
+    return lines
+    #else
+    return lines.map { _ in 0 }
+    #endif
 }
