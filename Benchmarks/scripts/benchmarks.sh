@@ -45,7 +45,8 @@ swift build --disable-sandbox -c release --traits ChecksOn --scratch-path .build
 .build/release/KernelRunner bytes > "$results/bytes-release.tsv"
 .build-checks/release/KernelRunner bytes > "$results/bytes-checks.tsv"
 echo "== debug build (-Onone): the checked accessor against the same accessor unchecked" >&2
-swift build --product KernelRunner >/dev/null
+# -Onone rows compare the library with itself: no swift-nio (its default trait) in this build.
+swift build --disable-default-traits --product KernelRunner >/dev/null
 for kernel in plain uncheckedAccessor confined assertIsolated dispatchPrecondition; do
     .build/debug/KernelRunner time "$kernel" 2000000
 done > "$results/debug-ns.tsv"
