@@ -188,7 +188,7 @@ enum RuntimeImages {
             // replace the Runtime's (the frames since `groupStart`), which miss nested ones: the physical
             // frame is at the outermost one's call, the innermost at the line table's row for the address
             // (where the Runtime put its innermost frame). Where the reader cannot say (`nil`: no DWARF 4
-            // for the address), the Runtime's frames stay.
+            // for the address, or switch `DWARF_INLINES`), the Runtime's frames stay.
             if !converted.isInlined, let sites = dwarfSites(frame.captured, map) {
                 let innermost = groupStart < frames.count ? frames[groupStart] : converted
                 frames.removeSubrange(groupStart...)
@@ -204,7 +204,7 @@ enum RuntimeImages {
     #if os(Linux)
     /// The inlined calls at a captured frame's address, from its image's DWARF (`nil`: unknown).
     private static func dwarfSites(_ frame: Backtrace.Frame, _ map: ImageMap) -> [InlinedCallSites.Site]? {
-        guard let index = map.indexOfImage(at: frame.adjustedProgramCounter), let path = map[index].path,
+        guard PlatformInternals.dwarfInlinesAllowed, let index = map.indexOfImage(at: frame.adjustedProgramCounter), let path = map[index].path,
               let pc = UInt64(frame.adjustedProgramCounter), let base = UInt64(map[index].baseAddress), pc >= base
         else { return nil }
         return InlinedCallSites.sites(inImageAt: path, offsetFromMapping: pc - base)

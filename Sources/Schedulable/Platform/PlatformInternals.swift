@@ -22,6 +22,7 @@ package enum PlatformInternals {
         case testFrameworkProbe = "TEST_FRAMEWORK_PROBE"
         case propertyNames = "PROPERTY_NAMES"
         case runtimeBacktrace = "RUNTIME_BACKTRACE"
+        case dwarfInlines = "DWARF_INLINES"
 
         /// The environment variable that turns the internal off.
         package var environmentVariable: String { "SCHEDULABLE_DISABLE_" + rawValue }
@@ -257,4 +258,9 @@ package enum PlatformInternals {
     /// Whether the toolchain's `Runtime` module may capture and symbolicate stacks (switch
     /// `RUNTIME_BACKTRACE` unset); the fallback is `backtrace(3)` and `dladdr`.
     package static let runtimeBacktraceAllowed = !Switch.runtimeBacktrace.isSet
+
+    /// Whether a stack's inlined frames on Linux come from the library's own DWARF reader
+    /// (`InlinedCallSites`, switch `DWARF_INLINES` unset) rather than from the `Runtime` module's lookup,
+    /// which it replaces where that lookup misses nested inlined calls.
+    package static let dwarfInlinesAllowed = !Switch.dwarfInlines.isSet
 }
