@@ -156,7 +156,7 @@ package enum PlatformInternals {
     /// are unconfirmed.
     package static func isRootQueueLabel(_ label: String) -> Bool? {
         guard csched_label_conventions_confirmed() else { return nil }
-        return label.hasPrefix("com.apple.root.")
+        return csched_label_is_root_queue(label)
     }
 
     // MARK: Swift runtime
