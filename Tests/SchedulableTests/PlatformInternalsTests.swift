@@ -254,9 +254,9 @@ struct PlatformInternalsTests {
     /// On: a symbolicated stack reads its images' DWARF for inlined calls. Off: the `Runtime` module's
     /// inlined frames stay, and the library's reader is never consulted; the stack keeps its lines.
     @Test(arguments: [false, true])
-    func theDwarfInlinesSwitchLeavesInlinedFramesToTheRuntime(switchedOff: Bool) async {
+    func theDwarfReaderSwitchLeavesLinesAndInlinedFramesToTheRuntime(switchedOff: Bool) async {
         await #expect(processExitsWith: .success) { [switchedOff] in
-            if switchedOff { setenv("SCHEDULABLE_DISABLE_DWARF_INLINES", "1", 1) }
+            if switchedOff { setenv("SCHEDULABLE_DISABLE_DWARF_READER", "1", 1) }
             let frames = stackCapturedOnAQueue()
             guard frames.contains(where: { $0.path?.hasSuffix("PlatformInternalsTests.swift") == true && $0.line != nil })
             else { exit(3) }

@@ -65,6 +65,16 @@ struct DwarfCursor {
         return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[at..<end]), as: UTF8.self)
     }
 
+    /// Steps over a NUL-terminated string without reading it; `nil` if it does not end inside the limit.
+    mutating func skipCString() -> Void? {
+        guard at >= limit.lowerBound else { return nil }
+        var end = at
+        while end < limit.upperBound, bytes[end] != 0 { end += 1 }
+        guard end < limit.upperBound else { return nil }
+        at = end + 1
+        return ()
+    }
+
     mutating func skip(_ count: UInt64) -> Bool {
         guard at >= limit.lowerBound, count <= UInt64(limit.upperBound - at) else { return false }
         at += Int(count)

@@ -30,7 +30,10 @@ extension DwarfImage {
 
     /// Reads one attribute value of a DWARF 2–4 unit (32-bit format); `nil` for a form this reader does
     /// not know, or a value past the unit's end.
-    func value(form: UInt64, _ cursor: inout DwarfCursor, unit: Unit, indirect: Bool = false) -> Value? {
+    ///
+    /// With `discarding`, strings are stepped over, not read (`.other`): a walk that keeps nothing of an
+    /// entry reads no string.
+    func value(form: UInt64, _ cursor: inout DwarfCursor, unit: Unit, indirect: Bool = false, discarding: Bool = false) -> Value? {
         func number(_ size: Int) -> Value? { cursor.fixed(size).map(Value.number) }
         func block(_ length: UInt64?) -> Value? {
             guard let length, cursor.skip(length) else { return nil }
@@ -47,13 +50,14 @@ extension DwarfImage {
         case 0x05: return number(2)  // data2
         case 0x06: return number(4)  // data4
         case 0x07: return number(8)  // data8
-        case 0x08: return cursor.cString().map(Value.string)  // string
+        case 0x08: return discarding ? cursor.skipCString().map { Value.other } : cursor.cString().map(Value.string)  // string
         case 0x09, 0x18: return block(cursor.uleb())  // block, exprloc
         case 0x0a: return block(cursor.byte())  // block1
         case 0x0b: return number(1)  // data1
         case 0x0c: return cursor.byte().map { _ in Value.other }  // flag
         case 0x0d: return cursor.sleb().map { .number(UInt64(bitPattern: $0)) }  // sdata
         case 0x0e:  // strp
+            if discarding { return cursor.fixed(4).map { _ in Value.other } }
             guard let offset = cursor.fixed(4), let strings = sections[".debug_str"],
                   var string = DwarfCursor(bytes, strings, at: strings.lowerBound).atOffset(offset)
             else { return nil }
@@ -69,7 +73,7 @@ extension DwarfImage {
         case 0x15: return reference(cursor.uleb(), from: unit.range.lowerBound)  // ref_udata
         case 0x16:  // indirect (once)
             guard !indirect, let actual = cursor.uleb() else { return nil }
-            return value(form: actual, &cursor, unit: unit, indirect: true)
+            return value(form: actual, &cursor, unit: unit, indirect: true, discarding: discarding)
         case 0x17: return number(4)  // sec_offset
         case 0x19: return .other  // flag_present
         case 0x20: return number(8).map { _ in Value.other }  // ref_sig8
@@ -79,16 +83,46 @@ extension DwarfImage {
 
     /// The abbreviation and attributes of the entry at the cursor; `nil` at a null entry or an
     /// unreadable one.
+    ///
+    /// An entry whose tag `keeping` refuses is stepped over: its attributes come back empty.
     func entry(
-        _ cursor: inout DwarfCursor, unit: Unit, abbreviations: [UInt64: Abbreviation]
+        _ cursor: inout DwarfCursor, unit: Unit, abbreviations: [UInt64: Abbreviation],
+        keeping: (UInt64) -> Bool = { _ in true }
     ) -> (Abbreviation, [UInt64: Value])? {
         guard let code = cursor.uleb(), code != 0, let abbreviation = abbreviations[code] else { return nil }
+        let keep = keeping(abbreviation.tag)
         var values: [UInt64: Value] = [:]
         for attribute in abbreviation.attributes {
-            guard let value = value(form: attribute.form, &cursor, unit: unit) else { return nil }
-            values[attribute.name] = value
+            guard let value = value(form: attribute.form, &cursor, unit: unit, discarding: !keep) else { return nil }
+            if keep { values[attribute.name] = value }
         }
         return (abbreviation, values)
+    }
+
+    /// The entry's address ranges (empty for a declaration); `nil` if they cannot be read.
+    func addressRanges(_ values: [UInt64: Value], unit: Unit) -> [Range<UInt64>]? {
+        if case .address(let low)? = values[DW.lowPC], let high = values[DW.highPC] {
+            switch high {
+            case .address(let end): return low < end ? [low..<end] : []
+            case .number(let size):
+                let (end, overflow) = low.addingReportingOverflow(size)
+                return overflow ? nil : size > 0 ? [low..<end] : []
+            default: return nil
+            }
+        }
+        guard let ranges = values[DW.ranges] else { return [] }
+        guard case .number(let offset) = ranges, let section = sections[".debug_ranges"],
+              var cursor = DwarfCursor(bytes, section, at: section.lowerBound).atOffset(offset)
+        else { return nil }
+        let largest = unit.addressSize == 8 ? UInt64.max : UInt64(UInt32.max)
+        var base = unit.base
+        var found: [Range<UInt64>] = []
+        while true {
+            guard let start = cursor.fixed(unit.addressSize), let end = cursor.fixed(unit.addressSize) else { return nil }
+            if start == 0 && end == 0 { return found }
+            if start == largest { base = end; continue }
+            if base &+ start < base &+ end { found.append((base &+ start)..<(base &+ end)) }
+        }
     }
 
     /// Whether the entry's address ranges contain `address`: `nil` if it has ranges that cannot be read,

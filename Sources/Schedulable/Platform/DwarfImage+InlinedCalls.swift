@@ -7,46 +7,11 @@ import Musl
 
 // The lookup: which inlined calls contain an address, and where each was called from.
 extension DwarfImage {
-    /// The file names of the unit's DWARF 2–4 line program, by index (1 on; 0 is no file), with
-    /// relative ones joined to their directory and to the compilation directory; `nil` if unreadable.
+    /// The file names of the unit's line program, by index (1 on; 0 is no file); `[nil]` when the unit
+    /// has no line program, `nil` when it cannot be read.
     func fileNames(_ unit: Unit) -> [String?]? {
-        guard case .number(let offset)? = unit.root[DW.stmtList] else { return [nil] }
-        var compilationDirectory: String?
-        if case .string(let path)? = unit.root[DW.compilationDirectory] { compilationDirectory = path }
-        guard let lines = sections[".debug_line"],
-              var program = DwarfCursor(bytes, lines, at: lines.lowerBound).atOffset(offset),
-              let length = program.fixed(4), length < 0xffff_fff0, UInt64(lines.upperBound - program.at) >= length
-        else { return nil }
-        var cursor = DwarfCursor(bytes, program.at..<(program.at + Int(length)), at: program.at)
-        guard let version = cursor.fixed(2), (2...4).contains(version), let headerLength = cursor.fixed(4),
-              UInt64(cursor.limit.upperBound - cursor.at) >= headerLength
-        else { return nil }
-        // The header's own limit; then minimum_instruction_length, maximum_operations_per_instruction
-        // (version 4), default_is_stmt, line_base, line_range, opcode_base and the opcode lengths.
-        cursor = DwarfCursor(bytes, cursor.at..<(cursor.at + Int(headerLength)), at: cursor.at)
-        guard cursor.skip(version >= 4 ? 5 : 4), let opcodeBase = cursor.byte(), opcodeBase > 0,
-              cursor.skip(opcodeBase - 1)
-        else { return nil }
-        func joined(_ directory: String?, _ name: String) -> String {
-            guard let directory, !directory.isEmpty, !name.hasPrefix("/") else { return name }
-            return directory.hasSuffix("/") ? directory + name : directory + "/" + name
-        }
-        var directories: [String?] = [compilationDirectory]
-        while true {
-            guard let directory = cursor.cString() else { return nil }
-            if directory.isEmpty { break }
-            directories.append(joined(compilationDirectory, directory))
-        }
-        var files: [String?] = [nil]
-        while true {
-            guard let name = cursor.cString() else { return nil }
-            if name.isEmpty { break }
-            guard let directory = cursor.uleb(), cursor.uleb() != nil, cursor.uleb() != nil,
-                  directory < UInt64(directories.count)
-            else { return nil }
-            files.append(joined(directories[Int(directory)], name))
-        }
-        return files
+        guard unit.root[DW.stmtList] != nil else { return [nil] }
+        return lineProgram(unit)?.files
     }
 
     /// The unit holding the entry at file offset `offset`.
@@ -76,11 +41,10 @@ extension DwarfImage {
     /// The inlined calls containing `address`, outermost first; `nil` if no DWARF 2–4 unit's function
     /// contains it, or what is on the way cannot be read.
     func inlinedCalls(at address: UInt64) -> [InlinedCallSites.Site]? {
-        for unit in units where contains(unit.root, address, unit: unit) == true {
-            guard let table = abbreviations(at: unit.abbreviationOffset), let files = fileNames(unit) else { return nil }
-            return inlinedCalls(at: address, in: unit, abbreviations: table, files: files)
-        }
-        return nil
+        guard let unit = unit(containing: address),
+              let table = abbreviations(at: unit.abbreviationOffset), let files = fileNames(unit)
+        else { return nil }
+        return inlinedCalls(at: address, in: unit, abbreviations: table, files: files)
     }
 
     /// Walks a unit's entries to the function containing `address` and collects the inlined entries
@@ -102,7 +66,10 @@ extension DwarfImage {
                 if closed { return inFunction ? chain : nil }
                 continue
             }
-            guard let (abbreviation, values) = entry(&cursor, unit: unit, abbreviations: abbreviations) else { return nil }
+            // Only functions and inlined calls are read; every other entry is stepped over.
+            guard let (abbreviation, values) = entry(&cursor, unit: unit, abbreviations: abbreviations, keeping: {
+                $0 == DW.tagSubprogram || $0 == DW.tagInlinedSubroutine
+            }) else { return nil }
             let isFunction = abbreviation.tag == DW.tagSubprogram
             let isInlined = abbreviation.tag == DW.tagInlinedSubroutine
             var containing = false

@@ -5,8 +5,8 @@ import Glibc
 import Musl
 #endif
 
-/// A 64-bit little-endian ELF image's DWARF 2–4 compile units. Immutable once made (read from any
-/// thread); unmaps its file when released.
+/// A 64-bit little-endian ELF image's DWARF 2–4 compile units. Immutable once made but for its line
+/// tables' cache (read from any thread); unmaps its file when released.
 final class DwarfImage: @unchecked Sendable {
     let bytes: UnsafeRawBufferPointer
     private let mapping: UnsafeRawBufferPointer?
@@ -16,6 +16,12 @@ final class DwarfImage: @unchecked Sendable {
     private(set) var sections: [String: Range<Int>] = [:]
     /// Each DWARF 2–4 compile unit: where it and its entries are, and its root entry's attributes.
     private(set) var units: [Unit] = []
+    /// Every unit's address ranges, sorted by start, with the unit's index: the unit holding an address
+    /// by binary search instead of reading every unit's ranges on every question.
+    private(set) var unitRanges: [(range: Range<UInt64>, unit: Int)] = []
+    /// Each unit's line table once decoded (`nil`: unreadable), by the unit's offset: the one part of
+    /// the image that changes after it is made, so behind the package's lock.
+    let lineTables = LockedValue([Int: DwarfLineTable?]())
 
     struct Unit {
         var range: Range<Int>
@@ -67,10 +73,29 @@ final class DwarfImage: @unchecked Sendable {
         self.mapping = mapping
         guard readSections(), sections[".debug_info"] != nil, sections[".debug_abbrev"] != nil else { return nil }
         units = readUnits()
+        for (index, unit) in units.enumerated() {
+            for range in addressRanges(unit.root, unit: unit) ?? [] { unitRanges.append((range, index)) }
+        }
+        unitRanges.sort { $0.range.lowerBound < $1.range.lowerBound }
     }
 
     deinit {
         if let mapping { munmap(UnsafeMutableRawPointer(mutating: mapping.baseAddress), mapping.count) }
+    }
+
+    /// The DWARF 2–4 unit whose ranges contain `address`, if any.
+    func unit(containing address: UInt64) -> Unit? {
+        var low = 0
+        var high = unitRanges.count
+        while low < high {  // the first range starting after `address`
+            let middle = (low + high) / 2
+            if unitRanges[middle].range.lowerBound <= address { low = middle + 1 } else { high = middle }
+        }
+        // Units do not overlap; should two, the nearest start is checked, then every range before it.
+        for index in stride(from: low - 1, through: 0, by: -1) where unitRanges[index].range.contains(address) {
+            return units[unitRanges[index].unit]
+        }
+        return nil
     }
 
     // MARK: ELF

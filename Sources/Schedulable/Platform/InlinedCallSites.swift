@@ -19,7 +19,7 @@ import Musl
 /// as a compiler-generated accessor makes it). This reads the chain the way `llvm-symbolizer` does:
 /// the `DW_TAG_inlined_subroutine` entries whose ranges contain the address, outermost first.
 ///
-/// `SCHEDULABLE_DISABLE_DWARF_INLINES` switches it off: stacks then keep the `Runtime`'s inlined frames.
+/// `SCHEDULABLE_DISABLE_DWARF_READER` switches it off: stacks then keep the `Runtime`'s inlined frames.
 ///
 /// DWARF 5 units are skipped (answer `nil`, and `CallStack` keeps the `Runtime`'s frames): Swift 6.3
 /// emits DWARF 4 for Swift code on Linux (`llvm-dwarfdump --debug-info`: 927 units of version 4 in the
@@ -63,6 +63,21 @@ enum InlinedCallSites {
     /// The same for an image's bytes (not kept): the reader on any input (tests).
     static func sites(inImageBytes bytes: UnsafeRawBufferPointer, fileAddress: UInt64) -> [Site]? {
         DwarfImage(bytes: bytes, mapping: nil)?.inlinedCalls(at: fileAddress)
+    }
+
+    /// The file, line and column the image's line table gives the address `offset` bytes after the start
+    /// of its lowest mapping: the innermost location at that address, as `llvm-symbolizer` gives it
+    /// (`line` 0 where the row says so); `nil` when no DWARF 2–4 unit covers it. Each unit's table is
+    /// decoded once, on its first question.
+    static func line(inImageAt path: String, offsetFromMapping offset: UInt64) -> (path: String?, line: Int, column: Int)? {
+        guard let image = image(at: path) else { return nil }
+        let (address, overflow) = image.linkBase.addingReportingOverflow(offset)
+        return overflow ? nil : image.lineRow(at: address)
+    }
+
+    /// The same for an address as DWARF spells it (a link-time address).
+    static func line(inImageAt path: String, fileAddress: UInt64) -> (path: String?, line: Int, column: Int)? {
+        image(at: path)?.lineRow(at: fileAddress)
     }
 
     /// The link-time address range of the image's `.text` section (tests sample addresses in it).

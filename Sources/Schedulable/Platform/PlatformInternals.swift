@@ -22,7 +22,7 @@ package enum PlatformInternals {
         case testFrameworkProbe = "TEST_FRAMEWORK_PROBE"
         case propertyNames = "PROPERTY_NAMES"
         case runtimeBacktrace = "RUNTIME_BACKTRACE"
-        case dwarfInlines = "DWARF_INLINES"
+        case dwarfReader = "DWARF_READER"
 
         /// The environment variable that turns the internal off.
         package var environmentVariable: String { "SCHEDULABLE_DISABLE_" + rawValue }
@@ -260,7 +260,7 @@ package enum PlatformInternals {
     package static let runtimeBacktraceAllowed = !Switch.runtimeBacktrace.isSet
 
     /// Whether a stack's inlined frames on Linux come from the library's own DWARF reader
-    /// (`InlinedCallSites`, switch `DWARF_INLINES` unset) rather than from the `Runtime` module's lookup,
+    /// (`InlinedCallSites`, switch `DWARF_READER` unset) rather than from the `Runtime` module's lookup,
     /// which it replaces where that lookup misses nested inlined calls.
-    package static let dwarfInlinesAllowed = !Switch.dwarfInlines.isSet
+    package static let dwarfReaderAllowed = !Switch.dwarfReader.isSet
 }
