@@ -29,6 +29,14 @@ package enum Checking {
         _ access: CheckedAccess, member: ConfinedMemberReference?, newOwner: ExecutionContext? = nil,
         object: AnyObject?, record: Record, here: Here, report: (Refusal, ConfinedMemberReference) -> PendingReport
     ) -> Verdict {
+        if access == .transfer, record.isFixed {
+            // 0. TM "Fixed and transferable owners": a record created with a fixed owner is never
+            //    handed off or detached, from anywhere — the record's flag decides, not whether it is
+            //    shared, so debug and release agree. The owner stays; the report stops the process.
+            let refusal = record.withStripe { Refusal.fixedOwner(owner: record.lockedOwner, boundAt: record.lockedBoundAt) }
+            guard let member else { return .no }
+            return refused(refusal, member, object: object, here: here, report: report)
+        }
         if access != .transfer {
             // 1. DESIGN "Options" (properties named by key path): a property read by a running probe is
             //    the probe finding which wrapper the key path reaches; it is recorded, not checked.
@@ -81,38 +89,8 @@ package enum Checking {
         }
     }
 
-    /// Rule 3 for main-queue work, asked first at the entry of a use's slow path (before the probe
-    /// slot, the verdict and anything built for a report; a `@Confined` access asks the inline
-    /// ``passesAsMainQueueWork(settledWord:)`` even before): a record settled on main, used by a
-    /// thread other than the main thread that holds the main queue's drain lock (a worker draining it under
-    /// `dispatchMain()`, a raw `sync` nested in that work, `DispatchQueue.main.sync`). Rule 3 would
-    /// pass it too (``CurrentExecution/holds(contextID:)`` asks the same lock, and its first call on a
-    /// thread settles what this inline test reads: until then this says no); here it costs a call and a
-    /// few instructions. The lock is the one proof that ends with the block: only what never changes on
-    /// the thread (its tid, whether it may prove anything) is kept, never an answer.
-    ///
-    /// The pass is the fast path's answer, so it skips what the fast path skips: rule 1 (a property
-    /// probe reading through another, main-owned object records nothing, as on the main thread).
-    /// Unsettled records, other owners and the main thread (whose miss adopts main as its base) go on
-    /// to the verdict.
-    @inline(__always)
-    package static func passesAsMainQueueWork<Record: VerdictRecord>(_ record: Record) -> Bool {
-        record.word.ownerID == UInt(CSCHED_MAIN_CONTEXT_ID) && PlatformInternals.runsMainQueueWorkSettled
-    }
-
-    /// ``passesAsMainQueueWork(_:)`` for a wrapper's miss, inline in the caller before it builds the
-    /// member for the slow path (`Confined._check`): reading the declaration site there is an
-    /// exclusivity access, so main-queue work under `dispatchMain()` skipped it only when asked here.
-    /// `word` is the record's state word as the fast path loads it: it equals main's id only once the
-    /// record is settled on main (an unsettled word has the construction flag), so the relaxed load
-    /// the fast path trusts is enough here too.
-    @usableFromInline
-    @_transparent  // inlined even at -Onone, where checks run by default
-    static func passesAsMainQueueWork(settledWord word: UInt) -> Bool {
-        word == UInt(CSCHED_MAIN_CONTEXT_ID) && csched_runs_main_queue_work_settled()
-    }
-
-    /// Rules 13–15: a use or transfer the record's rules refused. Inlined too, so that `report` is
+    /// Rules 13–15: a use or transfer the record's rules refused (rule 0's refusal and a first use off
+    /// anything serial are reported as they are). Inlined too, so that `report` is
     /// called in place: passed to a call, its captures would be copied on every slow path.
     @inline(__always)
     private static func refused<Here: VerdictHere>(

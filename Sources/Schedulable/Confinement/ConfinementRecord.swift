@@ -296,10 +296,7 @@ package final class ConfinementRecord {
     /// reports nothing.
     @usableFromInline
     func _isIsolatedSlow() -> Bool {
-        if case .no = Checking.verdict(.question, member: nil, object: nil, record: self, here: CurrentHere(), report: Checking.noReport) {
-            return false
-        }
-        return true
+        Checking.answers(self)
     }
 }
 

@@ -256,14 +256,6 @@ package enum CurrentExecution {
     }
 }
 
-extension ExecutionContext {
-    /// The exact answer when the fast path said "no" (see ``CurrentExecution/holds(_:)``).
-    @usableFromInline
-    func _isIsolatedSlow() -> Bool {
-        CurrentExecution.holds(self)
-    }
-}
-
 /// The fast read of the library's queue-specific value, used only where `PlatformInternals` showed
 /// that the direct read of the overlay's box agrees with `DispatchQueue.getSpecific`.
 package enum QueueSpecificReader {
