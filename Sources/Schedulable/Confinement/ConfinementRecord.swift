@@ -211,7 +211,7 @@ package final class ConfinementRecord {
         if !ConfinementSystem.mayHaveScopedHandler || ConfinementSystem.scopedHandlerIfAny == nil {
             // The same decision as `initialState`, without opening a window it would not use.
             var state = ConfinementState.settled(owner.id)
-            if !_CurrentToken.isCurrent(owner.id), let window = ConfinementState.openWindowHere() {
+            if let window = ConfinementState.openWindow(for: owner) {
                 state = window
             } else if let record = shared() {
                 return record
@@ -228,7 +228,7 @@ package final class ConfinementRecord {
         owner: ExecutionContext?, extras: ConfinementExtras?, allowsConstructionWindow: Bool
     ) -> ConfinementState {
         guard let owner else { return .detached }
-        if allowsConstructionWindow && !_CurrentToken.isCurrent(owner.id), let window = ConfinementState.openWindowHere() {
+        if allowsConstructionWindow, let window = ConfinementState.openWindow(for: owner) {
             return window
         }
         return .bound(to: owner, needsResolution: extras?.needsResolution ?? false)
