@@ -364,7 +364,4 @@ extension Confinement {
     /// The record object, for measuring what a confinement costs (Benchmarks: heap bytes per object).
     @_spi(Benchmarks)
     public var _recordObject: AnyObject { _record }
-
-    /// Whether two confinements refer to the same record (a shared record is the same for all its objects).
-    package func refersToSameRecord(as other: Confinement) -> Bool { _record === other._record }
 }

@@ -268,7 +268,4 @@ package enum QueueSpecificReader {
         _ = ExecutionContext.main
         return PlatformInternals.verifiedSpecificKey(executionContextQueueKey)
     }()
-
-    /// Whether the direct read is in use.
-    package static var isVerified: Bool { verifiedKey != nil }
 }
