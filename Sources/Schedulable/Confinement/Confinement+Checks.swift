@@ -32,8 +32,8 @@ extension Confinement {
         object: AnyObject?, member: ConfinedMemberReference, tier: ConfinementViolation.Tier, typeName: String? = nil
     ) {
         // Unretained: the caller's object (or box) keeps this confinement, and so its record, alive for
-        // the call. Called on the projected field, `-O` retained and released the record around every
-        // legitimate slow path (about 45 instructions), which it did not for the class reference.
+        // the call. Called on the projected field, `-O` may retain and release the record around every
+        // legitimate slow path, which it does not for an unretained class reference.
         Unmanaged.passUnretained(_record)._withUnsafeGuaranteedRef {
             $0._checkFailedFastPath(object: object, member: member, tier: tier, typeName: typeName)
         }

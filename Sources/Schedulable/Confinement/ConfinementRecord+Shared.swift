@@ -26,8 +26,8 @@ extension ConfinementRecord {
     /// which gives the same record in that case.
     ///
     /// The caller tests the token inline because reading it here (a thread-local, which the compiler
-    /// reaches through a call that the linker removes) made this function save and restore five
-    /// registers.
+    /// reaches through a call that the linker removes) makes this function save and restore registers
+    /// on its common path (the `createConfinedOnOwner` threshold holds it).
     @usableFromInline
     package static func fixedInOwnersWork(
         owner: ExecutionContext, scheduler: AnyObject, boundAt: PackedCodeLocation

@@ -28,9 +28,9 @@ package final class ConfinementRecord {
     private var _boundAtBits: PackedCodeLocation
     /// What only some records need (options, a test's handler; see ``extras``), so a default record
     /// stays at 48 bytes, and whether the owner is fixed (``isFixed``), in one word: the extras' address
-    /// (retained by the record), or 0, with bit 0 set for a fixed owner. A `Bool` of its own would move
-    /// a debug-tier record from a 64-byte to an 80-byte allocator chunk; an enum with the flag in the
-    /// pointer's spare bits cost about 7 instructions per test, this one costs a bit test.
+    /// (retained by the record), or 0, with bit 0 set for a fixed owner. One word because a `Bool` of
+    /// its own would move a debug-tier record to the next allocator chunk (the object-cost thresholds
+    /// hold the size), and a plain bit so that testing the flag is one instruction.
     private let _extrasAndFixed: UInt
 
     /// The word of ``_extrasAndFixed`` for `extras` and `isFixed` (retains `extras`).
@@ -94,8 +94,8 @@ package final class ConfinementRecord {
         owner: ExecutionContext?, boundAt: PackedCodeLocation, allowsConstructionWindow: Bool, isFixed: Bool
     ) {
         #if SCHEDULABLE_CHECKS
-        // First, while nothing is live: read later, the call made the optimizer retain and release
-        // the owner around it (about 70 instructions per record, measured with callgrind).
+        // First, while nothing is live: read later, the call makes the optimizer keep the owner alive
+        // across it with a retain and a release (the `checks createConfined` threshold holds it).
         let createdOn = ThreadStamp.current
         #endif
         let extras = ConfinementSystem.mayHaveScopedHandler
