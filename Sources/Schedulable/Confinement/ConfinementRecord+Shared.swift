@@ -87,7 +87,7 @@ extension ConfinementRecord {
 ///
 /// Held by the scheduler, not by its ``ExecutionContext``: the record holds the context (its owner),
 /// so a context holding it would be a cycle that freed neither. The scheduler holds only the slot; the
-/// record keeps nothing alive but the context, like every record (DESIGN "no object lives longer").
+/// record keeps nothing alive but the context, like every record: a record never keeps its owner's scheduler alive.
 /// Two schedulers that share a context (wrappers of one queue) keep a record each, both settled on the
 /// same id.
 enum SharedFixedRecord {
