@@ -4,8 +4,8 @@ import CSchedulableContext
 /// scheduler's verbs, an executor's checks, the public `isIsolated` queries — comes in through one of
 /// these, and only these ask the main-queue proof.
 extension Checking {
-    /// The verdict on a use whose fast path missed: main-queue work first (``passesAsMainQueueWork(settledWord:)``),
-    /// then `verdict(.use, …)`.
+    /// The verdict on a use whose fast path missed: main-queue work first
+    /// (``passesAsMainQueueWork(settledWord:)``), then `verdict(.use, …)`.
     ///
     /// - Parameters:
     ///   - member: The member used.
@@ -26,9 +26,8 @@ extension Checking {
     /// The verdict on a question (`isIsolated`): binds nothing, reports nothing, never a false "yes".
     @inline(__always)
     package static func answers<Record: VerdictRecord>(_ record: Record) -> Bool {
-        if case .no = verdict(.question, member: nil, object: nil, record: record, here: CurrentHere(), report: noReport) {
-            return false
-        }
+        let answer = verdict(.question, member: nil, object: nil, record: record, here: CurrentHere(), report: noReport)
+        if case .no = answer { return false }
         return true
     }
 
@@ -38,7 +37,9 @@ extension Checking {
         _ record: Record, to newOwner: ExecutionContext?, by member: ConfinedMemberReference,
         report: (Refusal, ConfinedMemberReference) -> PendingReport
     ) -> Verdict {
-        verdict(.transfer, member: member, newOwner: newOwner, object: nil, record: record, here: CurrentHere(), report: report)
+        verdict(
+            .transfer, member: member, newOwner: newOwner, object: nil, record: record, here: CurrentHere(), report: report
+        )
     }
 
     /// The one main-queue proof (rule 3 for main-queue work, asked at the entry of a use's slow path,

@@ -30,7 +30,7 @@ package enum Checking {
         object: AnyObject?, record: Record, here: Here, report: (Refusal, ConfinedMemberReference) -> PendingReport
     ) -> Verdict {
         if access == .transfer, record.isFixed {
-            // 0. TM "Fixed and transferable owners": a record created with a fixed owner is never
+            // 0. TM "Detached objects, hand-off": a record created with a fixed owner is never
             //    handed off or detached, from anywhere — the record's flag decides, not whether it is
             //    shared, so debug and release agree. The owner stays; the report stops the process.
             let refusal = record.withStripe { Refusal.fixedOwner(owner: record.lockedOwner, boundAt: record.lockedBoundAt) }
@@ -38,24 +38,25 @@ package enum Checking {
             return refused(refusal, member, object: object, here: here, report: report)
         }
         if access != .transfer {
-            // 1. TM "The verdict, in order" 1 (options name properties by key path): a property read by a running probe is
-            //    the probe finding which wrapper the key path reaches; it is recorded, not checked.
+            // 1. TM "The verdict, in order" (options name properties by key path): a property read by a
+            //    running probe is the probe finding which wrapper the key path reaches; it is recorded,
+            //    not checked.
             if case .property(_, let declaredAt)? = member, here.recordIfProbing(declaredAt) { return .pass }
             var word = record.word
-            // 2. TM "Construct here, use there" (a stored record): a record the object does not store (a computed
-            //    `confinement`) would be "being built" on every read. Close its window, report it once
-            //    per type, and judge the use like any other. (Asked only unsettled: reading `object`
+            // 2. TM "Construct here, use there" (a stored record): a record the object does not store (a
+            //    computed `confinement`) would be "being built" on every read. Close its window, report it
+            //    once per type, and judge the use like any other. (Asked only unsettled: reading `object`
             //    first would retain it on every legitimate slow path.)
             if case .unsettled = word, access == .use, let member, let object, !record.isStored(in: object) {
                 record.closeUnstored(on: object, member: member)
                 word = record.word
             }
             if let id = word.ownerID {
-                // 3. TM "The rule", "The slow path": the calling code holds the owner by
-                //    a layer the library tracks (raw work on the owner's queue, a branch of a tree owner,
+                // 3. TM "The rule", "The slow path": the calling code holds the owner by a layer the
+                //    library tracks (raw work on the owner's queue, a branch of a tree owner,
                 //    main-queue work under dispatchMain()). No lock: the word is the owner's id.
                 if here.holds(contextID: id) { return .pass }
-                // 4. TM "The verdict, in order" 4 (exclusion wins): an excluded member is not checked.
+                // 4. TM "The verdict, in order" (exclusion wins): an excluded member is not checked.
                 if access == .use, let member, record.excludesWhenSettled(member) { return .pass }
             }
         }
@@ -64,18 +65,18 @@ package enum Checking {
             guard let owner = record.lockedOwner else {
                 return detachedRuling(access, member: member, newOwner: newOwner, record: record, here: here)
             }
-            // 9. TM "Construct here, use there" (the owner's first use), "What libdispatch
-            //    knows": the owner — by a tracked layer or by libdispatch's drain lock (raw `sync` nested
+            // 9. TM "Construct here, use there" (the owner's first use), "What libdispatch knows": the
+            //    owner — by a tracked layer or by libdispatch's drain lock (raw `sync` nested
             //    in raw owner work). Its first use ends the construction window.
             if here.holds(owner) {
                 record.endWindowOnOwnersUse(owner)
                 return legitimate(access, member: member, newOwner: newOwner, record: record)
             }
-            // 10. TM "Construct here, use there": the work that
-            //     built the object, while its window is open.
+            // 10. TM "Construct here, use there": the work that built the object, while its window is
+            //     open.
             if record.isInConstructionWindowHere { return legitimate(access, member: member, newOwner: newOwner, record: record) }
-            // 11. TM "The verdict, in order" 11 (exclusion wins), after the owner's rules: the owner's use of an
-            //     excluded member still ends the window.
+            // 11. TM "The verdict, in order" (exclusion wins), after the owner's rules: the owner's use
+            //     of an excluded member still ends the window.
             if access == .use, let member, record.excludes(member) { return .pass }
             return .refused(.wrongContext(owner: owner, boundAt: record.lockedBoundAt))
         }
@@ -83,7 +84,8 @@ package enum Checking {
         case .pass: return .pass
         case .passResolving: return .passResolving
         case .refused(let refusal):
-            // 12. TM "The rule" (the query never says a false "yes"): a question answers "no" and reports nothing.
+            // 12. TM "The rule" (the query never says a false "yes"): a question answers "no" and
+            //     reports nothing.
             guard let member else { return .no }
             return refused(refusal, member, object: object, here: here, report: report)
         }
@@ -101,23 +103,23 @@ package enum Checking {
             let pending = report(refusal, member)
             return .report(Delivery(pending.violation, to: handler(for: pending)))
         }
-        // 13. TM "Construct here, use there" (destruction):
-        //     nothing else holds an object whose deinit runs.
+        // 13. TM "Construct here, use there" (destruction): nothing else holds an object whose deinit
+        //     runs.
         if let object, here.isDeallocating(object) { return .pass }
         let pending = report(refusal, member)
         let handler = handler(for: pending)
-        // 14. TM "What libdispatch knows" (the fallback): where
-        //     the outcome is a trap anyway and the thread may run dispatch work the library cannot
-        //     account for, libdispatch answers (drain lock, else `dispatchPrecondition` with the report
-        //     armed: ARCHITECTURE.md "Invariants", the report is out before any trap). Not while a handler runs here: a violation raised
-        //     there is printed, not asked about.
+        // 14. TM "What libdispatch knows" (the fallback): where the outcome is a trap anyway and the
+        //     thread may run dispatch work the library cannot account for, libdispatch answers (drain
+        //     lock, else `dispatchPrecondition` with the report armed: ARCHITECTURE.md "Invariants", the
+        //     report is out before any trap). Not while a handler runs here: a violation raised there is
+        //     printed, not asked about.
         if !here.isDelivering, ConfinementReporting.endsInTrap(pending.violation, handledBy: handler),
             here.mayHoldQueuesUnseen,
             here.dispatchConfirms(owner, elseTrapPrinting: pending.violation.description + "\n")
         {
             return .pass
         }
-        // 15. TM "The verdict, in order" 15, Reporting Violations article: anything else is a violation.
+        // 15. TM "The verdict, in order", the Reporting Violations article: anything else is a violation.
         return .report(Delivery(pending.violation, to: handler))
     }
 
@@ -131,7 +133,8 @@ package enum Checking {
         _ access: CheckedAccess, member: ConfinedMemberReference?, newOwner: ExecutionContext?, record: Record, here: Here
     ) -> Ruling {
         guard let member else {
-            // 5. TM "Detached objects, hand-off" (`isIsolated` on a pool thread): a use here would bind, unless nothing serial runs here.
+            // 5. TM "Detached objects, hand-off" (`isIsolated` on a pool thread): a use here would bind,
+            //    unless nothing serial runs here.
             return here.bindableContext == nil ? .refused(.notSerial) : .pass
         }
         if access == .transfer {
@@ -139,7 +142,7 @@ package enum Checking {
             record.transfer(to: newOwner, member: member)
             return .pass
         }
-        // 6. TM "The verdict, in order" 6 (exclusion wins): an excluded member binds nothing.
+        // 6. TM "The verdict, in order" (exclusion wins): an excluded member binds nothing.
         if record.excludes(member) { return .pass }
         // 7. TM "The rule" (concurrent queues cannot be owners), "Detached objects, hand-off": a pool
         //    thread's next block or task is unrelated code, so nothing is bound to it.
