@@ -67,15 +67,10 @@ package enum PlatformInternals {
     /// Whether a thread other than the main thread holds the main queue's drain lock, i.e. runs main's
     /// work (a worker draining it under `dispatchMain()`); `false` on the main thread and where the
     /// reader is off. Rule 3's test for main off the main thread; its first call on a thread settles
-    /// what ``runsMainQueueWorkSettled`` reads.
+    /// what `csched_runs_main_queue_work_settled` reads (inline, from the `@usableFromInline` main-queue
+    /// proof `Checking.passesAsMainQueueWork(settledWord:)`, which cannot call a package member).
     @inline(__always)
     package static var runsMainQueueWork: Bool { csched_runs_main_queue_work() }
-
-    /// ``runsMainQueueWork`` inline, without its first call's work on a thread: `false` until this
-    /// thread asked ``runsMainQueueWork`` once, the same answer after. A few instructions, no call: the
-    /// first test at a main-owned check's slow-path entry (`Checking.passesAsMainQueueWork`).
-    @inline(__always)
-    package static var runsMainQueueWorkSettled: Bool { csched_runs_main_queue_work_settled() }
 
     /// `queue`'s `dq_width` (1 serial, more concurrent), or `nil`.
     package static func width(of queue: DispatchQueue) -> Int? {
