@@ -11,7 +11,6 @@ extension ConfinementRecord {
     func _methodCheckFailedFastPath(
         object: AnyObject?, member: StaticString, file: StaticString, line: UInt, tier: ConfinementViolation.Tier
     ) {
-        if Checking.passesAsMainQueueWork(self) { return }  // main-queue work under dispatchMain(): rule 3, first
         checkFailedFastPath(
             object: object, member: .method(member, callSite: CompactCodeLocation(file: file, line: line)), tier: tier
         )
@@ -31,8 +30,10 @@ extension ConfinementRecord {
     @usableFromInline
     @inline(never)
     func _propertyCheckFailedFastPath(_ object: AnyObject, declaredAt: PackedCodeLocation) {
-        // Main-queue work under dispatchMain() was asked inline by the caller, with the same test.
-        checkFailedFastPath(object: object, member: .property(name: nil, declaredAt: declaredAt.compact), tier: .assert)
+        checkFailedFastPath(
+            object: object, member: .property(name: nil, declaredAt: declaredAt.compact), tier: .assert,
+            mainQueueAsked: true  // inline by the caller (`Confined._check`), with the same helper
+        )
     }
     #endif
 
@@ -53,19 +54,20 @@ extension ConfinementRecord {
     func _checkFailedFastPath(
         object: AnyObject?, member: ConfinedMemberReference, tier: ConfinementViolation.Tier, typeName: String? = nil
     ) {
-        if Checking.passesAsMainQueueWork(self) { return }  // main-queue work under dispatchMain(): rule 3, first
         checkFailedFastPath(object: object, member: member, tier: tier, typeName: typeName)
     }
 
-    /// The body of ``_checkFailedFastPath(object:member:tier:typeName:)`` (the verdict is inlined into
-    /// it), out of line: each entry point tests main-queue work first without this frame's prologue.
+    /// The body of every entry above (the verdict is inlined into it), out of line.
+    ///
+    /// - Parameter mainQueueAsked: Whether the caller already asked the main-queue proof inline.
     @inline(never)
     private func checkFailedFastPath(
-        object: AnyObject?, member: ConfinedMemberReference, tier: ConfinementViolation.Tier, typeName: String? = nil
+        object: AnyObject?, member: ConfinedMemberReference, tier: ConfinementViolation.Tier, typeName: String? = nil,
+        mainQueueAsked: Bool = false
     ) {
         // unowned(unsafe): the closure runs, if at all, inside this call, which the caller keeps `self`
         // and `object` alive for; a strong capture retained both on every legitimate slow path.
-        let verdict = Checking.verdict(.use, member: member, object: object, record: self, here: CurrentHere()) {
+        let verdict = Checking.use(member, object: object, record: self, mainQueueAsked: mainQueueAsked) {
             [unowned(unsafe) self, unowned(unsafe) object] refusal, member in
             pendingReport(for: refusal, object: object, member: member, tier: tier, typeName: typeName)
         }
@@ -99,6 +101,8 @@ extension ConfinementRecord {
                 member: member.named(on: object), tier: tier, object: object, typeName: typeName
             )
             return PendingReport(violation, objectHandler: capturedHandler)
+        case .fixedOwner:
+            preconditionFailure("a use transfers nothing")
         }
     }
 
