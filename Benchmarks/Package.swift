@@ -1,7 +1,8 @@
 // swift-tools-version: 6.1
 //
 // The benchmarks are their own package so the library itself stays free of dependencies: only this
-// package pulls in ordo-one/benchmark (the runner) and swift-nio (for comparison).
+// package pulls in ordo-one/benchmark (the runner) and swift-nio (for comparison, behind the default
+// NIOComparison trait).
 
 import PackageDescription
 
@@ -13,6 +14,11 @@ let package = Package(
             name: "ChecksOn",
             description: "Build the library with its ReleaseChecks trait, so @Confined and assertIsolated() are measured with their checks on at -O."
         ),
+        .trait(
+            name: "NIOComparison",
+            description: "Build the swift-nio comparison rows (NIOLoopBound, EventLoop hops). On by default; CI's ChecksOn and -Onone builds leave it out, since their rows compare the library with itself."
+        ),
+        .default(enabledTraits: ["NIOComparison"]),
         .trait(
             name: "PlainWorkload",
             description: "Build the Workload executable with plain stored properties instead of @Confined ones (WORKLOAD_PLAIN): the same program without the checks."
@@ -36,8 +42,8 @@ let package = Package(
             dependencies: [
                 "BenchmarkSink",
                 .product(name: "Schedulable", package: "Schedulable"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["NIOComparison"])),
+                .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["NIOComparison"])),
             ]
         ),
         // Runs one kernel once, for instruction counts under valgrind (scripts/instructions.sh).

@@ -2,8 +2,9 @@
 # Runs every benchmark and prints one comparison table (markdown) with ratios to the plain access and
 # to DispatchQueue.async, measured side by side in this one invocation. A full run also rewrites the
 # tables of Benchmarks/README.md (the block between its `benchmarks.sh: latest run` markers), which
-# the repository's README links to; a run without instructions only prints, so that the published
-# tables always have every column.
+# the repository's README links to, and the figures other documents quote from them
+# (.ci/check-figures); a run without instructions only prints, so that the published tables always
+# have every column.
 #
 #   Benchmarks/scripts/benchmarks.sh            # full run: two release builds, both suites, callgrind
 #   Benchmarks/scripts/benchmarks.sh --no-instructions   # skip valgrind
@@ -45,7 +46,8 @@ swift build --disable-sandbox -c release --traits ChecksOn --scratch-path .build
 .build/release/KernelRunner bytes > "$results/bytes-release.tsv"
 .build-checks/release/KernelRunner bytes > "$results/bytes-checks.tsv"
 echo "== debug build (-Onone): the checked accessor against the same accessor unchecked" >&2
-swift build --product KernelRunner >/dev/null
+# -Onone rows compare the library with itself: no swift-nio (its default trait) in this build.
+swift build --disable-default-traits --product KernelRunner >/dev/null
 for kernel in plain uncheckedAccessor confined assertIsolated dispatchPrecondition; do
     .build/debug/KernelRunner time "$kernel" 2000000
 done > "$results/debug-ns.tsv"
@@ -70,3 +72,7 @@ fi
 
 python3 scripts/comparison_table.py --release "$results/release.influx" --checks "$results/checks.influx" "${extra[@]}" \
     | tee "$results/table.md"
+if [ "$instructions" = 1 ]; then
+    # The figures the repository's documents quote from the tables just written (.ci/check-figures).
+    ../.ci/check-figures --update
+fi

@@ -13,13 +13,19 @@ cd "$(dirname "$0")/.."
 # to the compiler, and a build with other flags than the one before compiles every module again.
 swift build --disable-sandbox -c release --product KernelRunner >/dev/null
 swift build --disable-sandbox -c release --traits ChecksOn --scratch-path .build-checks --product KernelRunner >/dev/null
-swift build --product KernelRunner >/dev/null
+# -Onone rows compare the library with itself: no swift-nio (its default trait) in this build.
+swift build --disable-default-traits --product KernelRunner >/dev/null
 results=.build/instruction-results
 mkdir -p "$results"
-scripts/instructions.sh .build/release/KernelRunner 100000 > "$results/release.tsv"
-scripts/instructions.sh .build-checks/release/KernelRunner 100000 > "$results/checks.tsv"
-# -Onone: ~2,000 instructions per access, so fewer iterations give the same per-access figure.
-scripts/instructions.sh .build/debug/KernelRunner 20000 > "$results/debug.tsv"
+# The three builds are counted side by side: callgrind runs one thread of its own, and a count does
+# not depend on what else the machine is doing. -Onone costs ~2,000 instructions per access, so fewer
+# iterations give the same per-access figure.
+scripts/instructions.sh .build/release/KernelRunner 100000 > "$results/release.tsv" & release=$!
+scripts/instructions.sh .build-checks/release/KernelRunner 100000 > "$results/checks.tsv" & checks=$!
+scripts/instructions.sh .build/debug/KernelRunner 20000 > "$results/debug.tsv" & debug=$!
+for job in "$release" "$checks" "$debug"; do
+    wait "$job" || { echo "check-instructions.sh: a callgrind run failed (see above)" >&2; exit 1; }
+done
 
 python3 - "$results" <<'PY'
 import sys

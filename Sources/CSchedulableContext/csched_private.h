@@ -63,9 +63,8 @@ typedef enum {
 static inline csched_thread_kind csched_label_kind_unchecked(const char *label) {
     if (label == NULL) return csched_thread_plain;
     if (strcmp(label, "Swift global concurrent queue") == 0) return csched_thread_pool;
-    static const char root[] = "com.apple.root.";
     static const char overcommit[] = ".overcommit";
-    if (strncmp(label, root, sizeof root - 1) != 0) return csched_thread_queue;
+    if (!csched_label_is_root_queue(label)) return csched_thread_queue;
     size_t length = strlen(label);
     bool is_overcommit = length >= sizeof overcommit - 1
         && strcmp(label + length - (sizeof overcommit - 1), overcommit) == 0;

@@ -11,10 +11,11 @@ import XCTest
 /// ```
 ///
 /// Protected objects created while a test runs (in `setUp`, the test method, or `tearDown`) report to
-/// that test. Each violation becomes one failure, recorded when the test method and `tearDown` have
-/// finished — XCTest's failure recording is not safe to call from the background thread that detected
-/// it — with the whole report as its description and the call site (else the owner's bind site) as
-/// its location. Async test methods are covered: the task XCTest runs them in inherits the test's scope.
+/// that test. The violations of one object from one wrong context are one failure (one bug: a wrong
+/// call, then the properties it touched), recorded when the test method and `tearDown` have finished —
+/// XCTest's failure recording is not safe to call from the background thread that detected it — with
+/// the report and every access in order as its description, located at the first violation's failure
+/// site: for a method guard the line that called the method, for a property the access site. Async test methods are covered: the task XCTest runs them in inherits the test's scope.
 ///
 /// A violation of a test's object that arrives after the test ended (a late completion handler) is
 /// printed to standard error with the test's name; it is not recorded on whichever test runs then.
@@ -35,10 +36,10 @@ open class ConfinementCheckedTestCase: XCTestCase {
             }
         )
         collector.withScope { super.invokeTest() }
-        for violation in collector.finish() {
-            let location = ViolationIssueLocation(violation)
+        for failure in GroupedFailure.grouping(collector.finishNotingWhere()) {
+            let location = failure.location
             recordFailure(
-                withDescription: violation.xctestFailureDescription(),
+                withDescription: failure.description(detectedElsewhere: nil),
                 inFile: location?.filePath ?? "<unknown>",
                 atLine: location?.line ?? 0,
                 expected: true

@@ -15,15 +15,19 @@ import Testing
 /// ```
 ///
 /// For each test case, protected objects created while it runs report to that test case, from any
-/// thread; each violation becomes an issue whose comment is the whole report and whose source
-/// location is the call site (else where the owner was bound). The process keeps running.
+/// thread. The process keeps running. Violations are held and recorded from the test's task when the
+/// test case ends, one issue per bug: the violations of one object from one wrong context (a wrong
+/// call, then the properties it touched, then a read in an `#expect`) are one issue, whose comment is
+/// the first report followed by every access in order, and whose source location is the first
+/// violation's failure site — for a method guard the line that called the method, for a property the
+/// access site (else the guard, else where the owner was bound).
 ///
-/// - A violation detected on the test's own task is recorded at once, so `withKnownIssue` around
-///   the offending code sees it.
-/// - A violation detected on another thread (a GCD worker, a completion handler) is held and recorded
-///   from the test's task when the test case ends, because Swift Testing attributes an issue recorded
-///   off the test's task to no test at all (swift-testing issue #480). So a test whose background
-///   work touched its objects wrongly fails — and no other test running in parallel does.
+/// - Recording at the end is what lets one issue list every access. It also means a `withKnownIssue`
+///   around the offending line does not see it: assert on expected violations with
+///   `expectConfinementViolation` or `collectConfinementViolations`.
+/// - Swift Testing attributes an issue recorded off the test's task to no test at all (swift-testing
+///   issue #480), so recording from the test's task is also what makes a test whose background work
+///   touched its objects wrongly fail — and no other test running in parallel.
 /// - A violation of the test's objects that arrives after the test case ended (a late completion
 ///   handler) is printed to standard error with the test's name and recorded as an issue of no
 ///   test, which fails the run.
@@ -86,21 +90,17 @@ public struct ConfinementCheckedTrait: TestTrait, SuiteTrait, TestScoping {
     ) async throws {
         let collector = ConfinementViolationCollector(
             scopeDescription: testName,
-            reportInScope: { violation in
-                TestIssueRecording.record(
-                    violation.description, at: Testing.SourceLocation(bestFor: violation, near: testLocation)
-                )
-            },
             reportLate: { violation in
                 reportAfterTestEnded(violation, testName: testName, testLocation: testLocation)
             }
         )
-        // Record what was held even when the body throws: those violations happened in this test.
+        // Recorded at the end, grouped (one object from one wrong context is one bug, one issue), and
+        // even when the body throws: those violations happened in this test.
         defer {
-            for violation in collector.finish() {
+            for failure in GroupedFailure.grouping(collector.finishNotingWhere()) {
                 TestIssueRecording.record(
-                    violation.description + "\n  detected:        off the test's task; recorded when the test case ended",
-                    at: Testing.SourceLocation(bestFor: violation, near: testLocation)
+                    failure.description(detectedElsewhere: "off the test's task; recorded when the test case ended"),
+                    at: Testing.SourceLocation(bestFor: failure.group.first, near: testLocation)
                 )
             }
         }

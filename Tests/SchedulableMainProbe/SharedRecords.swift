@@ -11,7 +11,7 @@
 
 import Dispatch
 import Foundation
-import Schedulable
+@_spi(Benchmarks) import Schedulable
 
 /// Makes two objects with `make` (in their owner's work) and writes their line; `onOwner` answers in
 /// the owner's work, `elsewhere` on the calling thread unless given.
@@ -24,7 +24,7 @@ private func sharedLine(
     let (first, second) = make()
     let isolated: @Sendable () -> Bool = { first.confinement.isIsolated && second.confinement.isIsolated }
     let isolatedEither: @Sendable () -> Bool = { first.confinement.isIsolated || second.confinement.isIsolated }
-    let shares = first.confinement.refersToSameRecord(as: second.confinement)
+    let shares = first.confinement._recordObject === second.confinement._recordObject
     let there = onOwner(isolated)
     let here = elsewhere.map { $0(isolatedEither) } ?? isolatedEither()
     StandardError.write("shared \(owner) \(shares ? 1 : 0) \(there ? 1 : 0) \(here ? 1 : 0)\n")

@@ -12,14 +12,14 @@ import XCTest
 
     /// Each off-task violation is on the test before the detecting thread goes on, every time. The
     /// capture claims only issues recorded in this test case's context, so it also proves that each
-    /// one is attributed to this test.
+    /// one is attributed to this test. A counter per run: each is a bug of its own, one failure.
     @Test(.requiresDebugChecks) func offTaskViolationsAreRecordedOnTheTestBeforeTheDetectingThreadGoesOn() async {
         let owner = SerialQueueScheduler(label: "automatic.off-task.")
         let countsAfterEachDetection = LockedValue<[Int]>([])
         let issues = await TestIssueCapture.capturing { capture in
-            let counter = Counter(owner: owner)
             #expect(ConfinementSystem.scopedHandler is any AutomaticTestHandler)
             for _ in 0..<Self.repetitions {
+                let counter = Counter(owner: owner)
                 await onBackgroundThread {
                     counter.increment()
                     let recorded = capture.all.count
@@ -98,10 +98,12 @@ final class AutomaticXCTestHandlerTests: XCTestCase {
 
     func testViolationsOnOtherThreadsFailTheTestAfterItsMethod() throws {
         try XCTSkipUnless(ConfinementSystem.debugChecksCompiledIn, "the debug-tier checks are compiled out of this build")
-        let counter = Counter(owner: SerialQueueScheduler(label: "automatic.xctest."))
+        let owner = SerialQueueScheduler(label: "automatic.xctest.")
         XCTAssertTrue(ConfinementSystem.scopedHandler is any AutomaticTestHandler)
         expectsHeldFailures = AutomaticTestHandlerTests.repetitions
+        // A counter per run: one object from one context is one failure.
         for _ in 0..<AutomaticTestHandlerTests.repetitions {
+            let counter = Counter(owner: owner)
             onBackgroundThread { counter.increment() }
         }
         // Held, not yet recorded: XCTest's recording is not safe off the test's thread.

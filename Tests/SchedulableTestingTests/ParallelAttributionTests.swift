@@ -24,13 +24,15 @@ import Testing
         let probe = try #require(OwnViolationsOnly.Probe.current, "OwnViolationsOnly must wrap the trait")
         let owner = SerialQueueScheduler(label: OwnViolationsOnly.Probe.ownerLabel(index))
         probe.expect(owner: owner.label, violations: Self.violationsPerCase)
-        let counter = Counter(owner: owner)
 
         AttributionStatistics.shared.caseStarted()
         defer { AttributionStatistics.shared.caseEnded() }
         // Give the other cases a chance to be running too, so that detections interleave.
         await AttributionStatistics.shared.waitForCompany(atLeast: 2, timeout: .seconds(2))
         for _ in 0..<Self.violationsPerCase {
+            // A counter per violation: one object from one context is one issue (one bug), and two
+            // uses of one counter may land on one pool thread or on two.
+            let counter = Counter(owner: owner)
             await onBackgroundThread {
                 counter.increment()
                 AttributionStatistics.shared.violationDetected(index: index)

@@ -53,4 +53,45 @@ struct CustomSchedulerTests {
         #expect(recorder.count == expectedDebugTier(200))
         #expect(recorder.violations.allSatisfy { $0.expectedOwner == "scheduler \"test.render.tree.leaf\"" })
     }
+
+    /// `isIsolated` is not a requirement: a scheduler that declares its own cannot make the library's
+    /// checks disagree with the verdict on its context (which its objects get).
+    @Test func aSchedulersOwnIsIsolatedIsNotAskedByTheLibrary() {
+        let claims = ClaimsIsolation(label: "test.render.claims")
+        let recorder = ViolationRecorder()
+        for _ in 0..<200 {
+            #expect(claims.isIsolated)   // its own member, called on the concrete type
+            #expect(!(claims as any SerialScheduler).isIsolated)
+            #expect(!Self.generic(claims))
+            withConfinementViolationHandler(recorder) { claims.assertIsolated() }
+            #expect(claims.runAndWait { (claims as any SerialScheduler).isIsolated })
+        }
+        #expect(recorder.count == expectedDebugTier(200))
+        #expect(recorder.violations.allSatisfy { $0.expectedOwner == "scheduler \"test.render.claims\"" })
+    }
+
+    private static func generic(_ scheduler: some SerialScheduler) -> Bool { scheduler.isIsolated }
+}
+
+/// A custom scheduler that answers "yes" to its own `isIsolated` everywhere.
+private final class ClaimsIsolation: SerialScheduler {
+    private let runner: ExecutionContext.Runner
+    private let queue: DispatchQueue
+    var label: String { runner.context.label }
+    var executionContext: ExecutionContext { runner.context }
+    var isIsolated: Bool { true }
+
+    init(label: String) {
+        runner = ExecutionContext.Runner(label: label)
+        queue = DispatchQueue(label: label)
+    }
+
+    func trySchedule(_ work: @escaping @Sendable () -> Void) throws(ScheduleRejection) {
+        let runner = self.runner
+        queue.async { runner.run(work) }
+    }
+
+    func runAndWait<T: Sendable>(_ body: @Sendable () -> T) -> T {
+        queue.sync { runner.run(body) }
+    }
 }

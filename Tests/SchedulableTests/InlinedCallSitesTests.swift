@@ -105,6 +105,30 @@ struct InlinedCallSitesTests {
         #endif
     }
 
+    /// The same 300 addresses: the line table's row for each (llvm-symbolizer's innermost frame) is the
+    /// one the library's own line-table reader gives, file and line.
+    @Test(.enabled(if: Self.symbolizer != nil, "llvm-symbolizer is not installed"))
+    func thisBinarysLineTableIsReadAsLlvmSymbolizerReadsIt() throws {
+        let path = try #require(Self.executablePath)
+        let text = try #require(InlinedCallSites.textRange(inImageAt: path))
+        let count: UInt64 = 300
+        let addresses = (0..<count).map { text.lowerBound + (text.upperBound - text.lowerBound) / count * $0 }
+        let expected = try Self.symbolize(addresses, in: path)
+        try #require(expected.count == addresses.count)
+        var compared = 0
+        var withLine = 0
+        for (address, frames) in zip(addresses, expected) {
+            guard let row = InlinedCallSites.line(inImageAt: path, fileAddress: address) else { continue }
+            compared += 1
+            let ours = row.line > 0 ? "\(row.path ?? "??"):\(row.line)" : "-"
+            if row.line > 0 { withLine += 1 }
+            #expect(frames.first == ours, "at 0x\(String(address, radix: 16))")
+        }
+        #expect(compared >= 200, "\(compared) of 300 addresses had an answer")
+        // Not vacuous: a third to a half of these addresses have a line in the debug and release builds.
+        #expect(withLine * 4 >= compared, "\(withLine) of \(compared) addresses had a line")
+    }
+
     @Test func lookupsFromManyThreadsAtOnceGiveOneAnswer() throws {
         // 200 lookups at once under another name of this image (so indexed here, under the lock, while
         // the others wait), each the same as a lookup made alone afterwards under its real path.

@@ -250,6 +250,21 @@ struct PlatformInternalsTests {
         }
     }
 
+    #if os(Linux)
+    /// On: a symbolicated stack reads its images' DWARF for inlined calls. Off: the `Runtime` module's
+    /// inlined frames stay, and the library's reader is never consulted; the stack keeps its lines.
+    @Test(arguments: [false, true])
+    func theDwarfReaderSwitchLeavesLinesAndInlinedFramesToTheRuntime(switchedOff: Bool) async {
+        await #expect(processExitsWith: .success) { [switchedOff] in
+            if switchedOff { setenv("SCHEDULABLE_DISABLE_DWARF_READER", "1", 1) }
+            let frames = stackCapturedOnAQueue()
+            guard frames.contains(where: { $0.path?.hasSuffix("PlatformInternalsTests.swift") == true && $0.line != nil })
+            else { exit(3) }
+            if switchedOff ? InlinedCallSites.imagesRead != 0 : InlinedCallSites.imagesRead == 0 { exit(4) }
+        }
+    }
+    #endif
+
     /// Every switch is named `SCHEDULABLE_DISABLE_<ROW>`, and the two that predate the table keep their names.
     @Test func theSwitchesFollowOnePattern() {
         let names = PlatformInternals.Switch.allCases.map(\.environmentVariable)
@@ -260,3 +275,9 @@ struct PlatformInternalsTests {
     }
 }
 
+#if os(Linux)
+/// A stack captured in this file (outside any macro's expansion), symbolicated.
+private func stackCapturedOnAQueue() -> [CallStack.Frame] {
+    DispatchQueue(label: "exit.internals.dwarf").sync { CallStack.capture(limit: 32) }.frames()
+}
+#endif

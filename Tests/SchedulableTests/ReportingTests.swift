@@ -62,11 +62,12 @@ struct ReportingTests {
         let printed = lines.elements
         if ConfinementSystem.debugChecksCompiledIn {
             #expect(log.count(for: "Counter.ping()") == 5)
-            // First occurrence in full, then at 2 and 4; then reset() once, and count (its property access).
+            // First occurrence in full, then at 2 and 4; then reset() — the same counter from the same
+            // queue, one bug — as one line, and count (its property access).
             #expect(printed.filter { $0.contains("Counter.ping() used outside its owner\n") }.count == 1)
             #expect(printed.filter { $0.contains("again at SchedulableTests/ViolationRecorder.swift:45 (2 times so far)") }.count == 1)
             #expect(printed.filter { $0.contains("again at SchedulableTests/ViolationRecorder.swift:45 (4 times so far)") }.count == 1)
-            #expect(printed.filter { $0.hasPrefix("Schedulable: Counter.reset()") }.count == 1)
+            #expect(printed.filter { $0.hasPrefix("Schedulable: also used outside its owner: reset() ") }.count == 1)
             #expect(printed.count == 5)
         } else {
             #expect(printed.isEmpty)

@@ -39,6 +39,21 @@ struct VerdictTests {
         return (answer, record.effects + here.log.asked)
     }
 
+    @Test func rule0AFixedOwnerIsNeverTransferredNotEvenByItsOwner() {
+        // Held by every layer, and detached-looking to the lock-free rules: still refused, nothing moves.
+        let here = FakeHere(holdsID: true, holdsOwner: true, bindable: Self.owner, unseen: true, dispatchSays: true)
+        let record = FakeRecord(word: .settled(Self.owner.id), owner: Self.owner, fixed: true)
+        let handOff = judge(.transfer, Self.method, to: Self.elsewhere, record: record, here: here, tier: .precondition)
+        #expect(handOff.verdict == "report")
+        #expect(handOff.effects == ["stripe", "report(fixedOwner)"])
+        let detach = judge(.transfer, Self.method, record: FakeRecord(word: .settled(Self.owner.id), owner: Self.owner, fixed: true), here: FakeHere(holdsOwner: true))
+        #expect(detach.verdict == "report")
+        #expect(!detach.effects.contains { $0.hasPrefix("transfer") })
+        // A use of the same record is judged by the other rules.
+        let use = judge(.use, Self.method, record: FakeRecord(word: .settled(Self.owner.id), owner: Self.owner, fixed: true), here: FakeHere(holdsID: true))
+        #expect(use.verdict == "pass")
+    }
+
     @Test func rule1AReadByAProbeIsRecordedNotChecked() {
         let here = FakeHere(probing: true)
         let result = judge(.use, Self.property, record: FakeRecord(word: .unsettled, owner: Self.owner), here: here)
@@ -181,6 +196,7 @@ extension Refusal {
         switch self {
         case .wrongContext: "wrongContext"
         case .notSerial: "notSerial"
+        case .fixedOwner: "fixedOwner"
         }
     }
 }
@@ -194,12 +210,14 @@ final class FakeRecord: VerdictRecord {
     let excluded: Bool
     let inWindow: Bool
     let needsResolution: Bool
+    let isFixed: Bool
     var effects: [String] = []
 
     init(
         word: RecordWord, owner: ExecutionContext?, stored: Bool = true, settlesOnClose: Bool = false,
-        excluded: Bool = false, inWindow: Bool = false, needsResolution: Bool = false
+        excluded: Bool = false, inWindow: Bool = false, needsResolution: Bool = false, fixed: Bool = false
     ) {
+        self.isFixed = fixed
         self.word = word
         self.owner = owner
         self.stored = stored

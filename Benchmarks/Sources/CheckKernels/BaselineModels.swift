@@ -1,4 +1,6 @@
+#if NIOComparison
 import NIOCore
+#endif
 import Synchronization
 
 /// The unchecked reference: one stored property of a final class, read with no check at all.
@@ -19,6 +21,7 @@ public final class MutexModel: Sendable {
     public init() {}
 }
 
+#if NIOComparison
 /// swift-nio's always-on confinement box, stored in a class so reading it has the same shape (load from
 /// an object, then check) as the other kernels.
 public final class LoopBoundModel {
@@ -35,6 +38,7 @@ public final class LoopBoundModel {
 // Only ever touched on its event loop (the kernels run inside `eventLoop.submit`), which is exactly
 // what `NIOLoopBound` enforces on every access; the class is passed across threads but never shared.
 extension LoopBoundModel: @unchecked Sendable {}
+#endif
 
 /// An actor whose isolation checks (`preconditionIsolated`, `assumeIsolated`) are the Swift-concurrency
 /// way to assert confinement.

@@ -1,7 +1,9 @@
 import Dispatch
 import Foundation
+#if NIOComparison
 import NIOCore
 import NIOPosix
+#endif
 import Schedulable
 
 /// One way of checking (or not checking) confinement before reading a value.
@@ -28,7 +30,9 @@ public enum CheckKernel: String, CaseIterable, Sendable {
     case dispatchPrecondition = "dispatchPrecondition(.onQueue)"
     case getSpecific = "DispatchQueue.getSpecific"
     case isMainThread = "Foundation Thread.isMainThread"
+#if NIOComparison
     case nioLoopBound = "NIOLoopBound.value on its loop"
+#endif
     case actorPreconditionIsolated = "actor preconditionIsolated()"
     case actorAssumeIsolated = "actor assumeIsolated { }"
     case mutex = "Mutex.withLock"
@@ -81,7 +85,9 @@ public enum CheckKernel: String, CaseIterable, Sendable {
         case .dispatchPrecondition: "dispatchPreconditionRead"
         case .getSpecific: "getSpecificRead"
         case .isMainThread: "isMainThreadRead"
+#if NIOComparison
         case .nioLoopBound: "loopBoundRead"
+#endif
         case .actorPreconditionIsolated: "actorPreconditionIsolatedRead"
         case .actorAssumeIsolated: "assumeIsolatedRead"
         case .mutex: "mutexRead"
@@ -123,9 +129,11 @@ public final class CheckFixture {
     let handedOff: ProtectedModel
     /// Where the creation kernels run: library work of another scheduler, off the objects' owner.
     let creator: SerialQueueScheduler
+#if NIOComparison
     // Created only when a NIO kernel first runs, so the other kernels' processes never start an event
     // loop thread (which also keeps them runnable under valgrind, where NIO's loop does not start).
     private var loopBound: LoopBoundModel?
+#endif
 
     /// Creates the queue and models.
     public init() {
@@ -151,11 +159,13 @@ public final class CheckFixture {
 
     /// Prepares whatever `kernel` needs that is created lazily; call it before measuring.
     public func prepare(_ kernel: CheckKernel) throws {
+#if NIOComparison
         if kernel == .nioLoopBound, loopBound == nil {
             let loop = MultiThreadedEventLoopGroup.singleton.next()
             // NIOLoopBound must be created on its loop.
             loopBound = try loop.submit { LoopBoundModel(on: loop) }.wait()
         }
+#endif
     }
 
     /// Runs `kernel` for `iterations` accesses inside the context its check expects.
@@ -193,10 +203,12 @@ public final class CheckFixture {
             queue.sync { isMainThreadRead(plain, iterations) }
         case .mutex:
             queue.sync { mutexRead(mutex, iterations) }
+#if NIOComparison
         case .nioLoopBound:
             try prepare(kernel)
             guard let model = loopBound else { preconditionFailure("prepare(_:) creates the model") }
             try await model.bound.eventLoop.submit { loopBoundRead(model, iterations) }.get()
+#endif
         case .actorPreconditionIsolated:
             await isolated.runPreconditionIsolated(iterations: iterations)
         case .actorAssumeIsolated:
@@ -320,9 +332,11 @@ func mutexRead(_ model: MutexModel, _ iterations: Int) {
     }
 }
 
+#if NIOComparison
 @inline(never)
 func loopBoundRead(_ model: LoopBoundModel, _ iterations: Int) {
     for _ in 0..<iterations {
         consume(model.bound.value)
     }
 }
+#endif

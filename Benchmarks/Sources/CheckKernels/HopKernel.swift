@@ -1,6 +1,8 @@
 import Dispatch
+#if NIOComparison
 import NIOCore
 import NIOPosix
+#endif
 import Schedulable
 
 /// One way of moving a tiny event onto a serial execution context.
@@ -12,7 +14,9 @@ public enum HopKernel: String, CaseIterable, Sendable {
     case dispatchAsync = "DispatchQueue.async"
     case queueScheduler = "SerialQueueScheduler.schedule"
     case threadScheduler = "ThreadScheduler.schedule"
+#if NIOComparison
     case nioExecute = "NIO EventLoop.execute"
+#endif
     case actorAwait = "actor: awaited call from a task"
     case actorChildTasks = "actor: a child task per call"
 
@@ -25,13 +29,17 @@ public enum RoundTripKernel: String, CaseIterable, Sendable {
     case dispatchSync = "DispatchQueue.sync"
     case queueSchedulerSync = "SerialQueueScheduler.sync"
     case threadSchedulerSync = "ThreadScheduler.sync"
+#if NIOComparison
     case nioSubmitWait = "NIO EventLoop.submit { }.wait()"
+#endif
     case queueSchedulerFuturePresent = "SerialQueueScheduler.future + present"
     case threadSchedulerFuturePresent = "ThreadScheduler.future + present"
     case dispatchPingPong = "DispatchQueue A.async → B.async → signal"
     case queueSchedulerPingPong = "SerialQueueScheduler A.schedule → B.schedule → signal"
     case threadSchedulerPingPong = "ThreadScheduler A.schedule → B.schedule → signal"
+#if NIOComparison
     case nioPingPong = "NIO loop A.execute → loop B.execute → signal"
+#endif
 
     /// The name used for the benchmark.
     public var benchmarkName: String { "\(self)" }
@@ -50,9 +58,11 @@ extension HopCounter: @unchecked Sendable {}
 public final class HopFixture {
     let queueA = DispatchQueue(label: "benchmark.hop-a")
     let queueB = DispatchQueue(label: "benchmark.hop-b")
+#if NIOComparison
     let loopGroup = MultiThreadedEventLoopGroup(numberOfThreads: 2)
     let loopA: any EventLoop
     let loopB: any EventLoop
+#endif
     let isolated = IsolatedModel()
     let schedulerA = SerialQueueScheduler(label: "benchmark.scheduler-a")
     let schedulerB = SerialQueueScheduler(label: "benchmark.scheduler-b")
@@ -61,9 +71,11 @@ public final class HopFixture {
 
     /// Creates the contexts.
     public init() {
+#if NIOComparison
         loopA = loopGroup.next()
         loopB = loopGroup.next()
         precondition(loopA !== loopB, "the ping-pong needs two distinct event loops")
+#endif
     }
 
     /// Sends `iterations` events through `kernel` and waits for the last one.
@@ -75,8 +87,10 @@ public final class HopFixture {
             queueSchedulerHops(schedulerA, iterations)
         case .threadScheduler:
             threadSchedulerHops(threadA, iterations)
+#if NIOComparison
         case .nioExecute:
             try nioExecuteHops(loopA, iterations)
+#endif
         case .actorAwait:
             for _ in 0..<iterations {
                 await isolated.bump()
@@ -109,11 +123,13 @@ public final class HopFixture {
             for _ in 0..<iterations {
                 threadA.sync { counter.count &+= 1 }
             }
+#if NIOComparison
         case .nioSubmitWait:
             let counter = HopCounter()
             for _ in 0..<iterations {
                 try loopA.submit { counter.count &+= 1 }.wait()
             }
+#endif
         case .queueSchedulerFuturePresent:
             futurePresentRoundTrips(schedulerA, iterations)
         case .threadSchedulerFuturePresent:
@@ -139,6 +155,7 @@ public final class HopFixture {
                 queueA.async { queueB.async { done.signal() } }
                 done.wait()
             }
+#if NIOComparison
         case .nioPingPong:
             let done = DispatchSemaphore(value: 0)
             let loopB = loopB
@@ -146,6 +163,7 @@ public final class HopFixture {
                 loopA.execute { loopB.execute { done.signal() } }
                 done.wait()
             }
+#endif
         }
     }
 }
@@ -196,6 +214,7 @@ func threadSchedulerHops(_ scheduler: ThreadScheduler, _ iterations: Int) {
     precondition(total == iterations, "lost events")
 }
 
+#if NIOComparison
 @inline(never)
 func nioExecuteHops(_ loop: any EventLoop, _ iterations: Int) throws {
     let counter = HopCounter()
@@ -205,3 +224,4 @@ func nioExecuteHops(_ loop: any EventLoop, _ iterations: Int) throws {
     let total = try loop.submit { counter.count }.wait()
     precondition(total == iterations, "lost events")
 }
+#endif

@@ -24,6 +24,20 @@ extern "C" {
 /// only the main thread gets a construction window.
 bool csched_label_conventions_confirmed(void);
 
+/// The prefix of every label of libdispatch's root (global) queues, `"com.apple.root."`: the one place
+/// the library spells it (the label table, `PlatformInternals.isRootQueueLabel`, `ThreadName`).
+static inline const char *_Nonnull csched_root_queue_label_prefix(void) { return "com.apple.root."; }
+
+/// Whether `label` starts with `csched_root_queue_label_prefix()`, whatever the conventions' self-check
+/// said (callers that act on it ask `csched_label_conventions_confirmed` first).
+static inline bool csched_label_is_root_queue(const char *_Nonnull label) {
+    const char *prefix = csched_root_queue_label_prefix();
+    while (*prefix != '\0') {
+        if (*label++ != *prefix++) return false;
+    }
+    return true;
+}
+
 /// What the label conventions make of a dispatch queue label: 0 no queue work (a plain thread), 1 a
 /// concurrent pool, 2 another queue's work. Exported so that tests can check the table; 1 for every
 /// label when the conventions are not confirmed.

@@ -4,8 +4,8 @@ import CSchedulableContext
 /// scheduler's verbs, an executor's `checkIsolated()` — ends here after its fast path missed.
 ///
 /// The rules run in this order; the first that decides, decides. To change what an access may do, change
-/// its rule here and its row in `VerdictTests`. "DESIGN" is the product contract (DESIGN.md), "TM" the
-/// Threading Model article.
+/// its rule here, its row in `VerdictTests` and its line in the Threading Model article's "The verdict,
+/// in order" (`Schedulable.docc/ThreadingModel.md`, "TM" below), which states each rule for users.
 @usableFromInline
 package enum Checking {
     /// Judges `access` to `record`'s object here and now.
@@ -29,25 +29,34 @@ package enum Checking {
         _ access: CheckedAccess, member: ConfinedMemberReference?, newOwner: ExecutionContext? = nil,
         object: AnyObject?, record: Record, here: Here, report: (Refusal, ConfinedMemberReference) -> PendingReport
     ) -> Verdict {
+        if access == .transfer, record.isFixed {
+            // 0. TM "Detached objects, hand-off": a record created with a fixed owner is never
+            //    handed off or detached, from anywhere — the record's flag decides, not whether it is
+            //    shared, so debug and release agree. The owner stays; the report stops the process.
+            let refusal = record.withStripe { Refusal.fixedOwner(owner: record.lockedOwner, boundAt: record.lockedBoundAt) }
+            guard let member else { return .no }
+            return refused(refusal, member, object: object, here: here, report: report)
+        }
         if access != .transfer {
-            // 1. DESIGN "Options" (properties named by key path): a property read by a running probe is
-            //    the probe finding which wrapper the key path reaches; it is recorded, not checked.
+            // 1. TM "The verdict, in order" (options name properties by key path): a property read by a
+            //    running probe is the probe finding which wrapper the key path reaches; it is recorded,
+            //    not checked.
             if case .property(_, let declaredAt)? = member, here.recordIfProbing(declaredAt) { return .pass }
             var word = record.word
-            // 2. DESIGN "never a false negative": a record the object does not store (a computed
-            //    `confinement`) would be "being built" on every read. Close its window, report it once
-            //    per type, and judge the use like any other. (Asked only unsettled: reading `object`
+            // 2. TM "Construct here, use there" (a stored record): a record the object does not store (a
+            //    computed `confinement`) would be "being built" on every read. Close its window, report it
+            //    once per type, and judge the use like any other. (Asked only unsettled: reading `object`
             //    first would retain it on every legitimate slow path.)
             if case .unsettled = word, access == .use, let member, let object, !record.isStored(in: object) {
                 record.closeUnstored(on: object, member: member)
                 word = record.word
             }
             if let id = word.ownerID {
-                // 3. DESIGN "A check passes iff…", TM "The slow path": the calling code holds the owner by
-                //    a layer the library tracks (raw work on the owner's queue, a branch of a tree owner,
+                // 3. TM "The rule", "The slow path": the calling code holds the owner by a layer the
+                //    library tracks (raw work on the owner's queue, a branch of a tree owner,
                 //    main-queue work under dispatchMain()). No lock: the word is the owner's id.
                 if here.holds(contextID: id) { return .pass }
-                // 4. DESIGN "Options" (exclusion wins): an excluded member is not checked.
+                // 4. TM "The verdict, in order" (exclusion wins): an excluded member is not checked.
                 if access == .use, let member, record.excludesWhenSettled(member) { return .pass }
             }
         }
@@ -56,18 +65,18 @@ package enum Checking {
             guard let owner = record.lockedOwner else {
                 return detachedRuling(access, member: member, newOwner: newOwner, record: record, here: here)
             }
-            // 9. DESIGN "Construct here, use there (…or the owner has used it)", TM "What libdispatch
-            //    knows": the owner — by a tracked layer or by libdispatch's drain lock (raw `sync` nested
+            // 9. TM "Construct here, use there" (the owner's first use), "What libdispatch knows": the
+            //    owner — by a tracked layer or by libdispatch's drain lock (raw `sync` nested
             //    in raw owner work). Its first use ends the construction window.
             if here.holds(owner) {
                 record.endWindowOnOwnersUse(owner)
                 return legitimate(access, member: member, newOwner: newOwner, record: record)
             }
-            // 10. DESIGN "Construct here, use there", TM "Construct here, use there": the work that
-            //     built the object, while its window is open.
+            // 10. TM "Construct here, use there": the work that built the object, while its window is
+            //     open.
             if record.isInConstructionWindowHere { return legitimate(access, member: member, newOwner: newOwner, record: record) }
-            // 11. DESIGN "Options" (exclusion wins), after the owner's rules: the owner's use of an
-            //     excluded member still ends the window.
+            // 11. TM "The verdict, in order" (exclusion wins), after the owner's rules: the owner's use
+            //     of an excluded member still ends the window.
             if access == .use, let member, record.excludes(member) { return .pass }
             return .refused(.wrongContext(owner: owner, boundAt: record.lockedBoundAt))
         }
@@ -75,44 +84,15 @@ package enum Checking {
         case .pass: return .pass
         case .passResolving: return .passResolving
         case .refused(let refusal):
-            // 12. DESIGN "`is…` query: never a false yes": a question answers "no" and reports nothing.
+            // 12. TM "The rule" (the query never says a false "yes"): a question answers "no" and
+            //     reports nothing.
             guard let member else { return .no }
             return refused(refusal, member, object: object, here: here, report: report)
         }
     }
 
-    /// Rule 3 for main-queue work, asked first at the entry of a use's slow path (before the probe
-    /// slot, the verdict and anything built for a report; a `@Confined` access asks the inline
-    /// ``passesAsMainQueueWork(settledWord:)`` even before): a record settled on main, used by a
-    /// thread other than the main thread that holds the main queue's drain lock (a worker draining it under
-    /// `dispatchMain()`, a raw `sync` nested in that work, `DispatchQueue.main.sync`). Rule 3 would
-    /// pass it too (``CurrentExecution/holds(contextID:)`` asks the same lock, and its first call on a
-    /// thread settles what this inline test reads: until then this says no); here it costs a call and a
-    /// few instructions. The lock is the one proof that ends with the block: only what never changes on
-    /// the thread (its tid, whether it may prove anything) is kept, never an answer.
-    ///
-    /// The pass is the fast path's answer, so it skips what the fast path skips: rule 1 (a property
-    /// probe reading through another, main-owned object records nothing, as on the main thread).
-    /// Unsettled records, other owners and the main thread (whose miss adopts main as its base) go on
-    /// to the verdict.
-    @inline(__always)
-    package static func passesAsMainQueueWork<Record: VerdictRecord>(_ record: Record) -> Bool {
-        record.word.ownerID == UInt(CSCHED_MAIN_CONTEXT_ID) && PlatformInternals.runsMainQueueWorkSettled
-    }
-
-    /// ``passesAsMainQueueWork(_:)`` for a wrapper's miss, inline in the caller before it builds the
-    /// member for the slow path (`Confined._check`): reading the declaration site there is an
-    /// exclusivity access, so main-queue work under `dispatchMain()` skipped it only when asked here.
-    /// `word` is the record's state word as the fast path loads it: it equals main's id only once the
-    /// record is settled on main (an unsettled word has the construction flag), so the relaxed load
-    /// the fast path trusts is enough here too.
-    @usableFromInline
-    @_transparent  // inlined even at -Onone, where checks run by default
-    static func passesAsMainQueueWork(settledWord word: UInt) -> Bool {
-        word == UInt(CSCHED_MAIN_CONTEXT_ID) && csched_runs_main_queue_work_settled()
-    }
-
-    /// Rules 13–15: a use or transfer the record's rules refused. Inlined too, so that `report` is
+    /// Rules 13–15: a use or transfer the record's rules refused (rule 0's refusal and a first use off
+    /// anything serial are reported as they are). Inlined too, so that `report` is
     /// called in place: passed to a call, its captures would be copied on every slow path.
     @inline(__always)
     private static func refused<Here: VerdictHere>(
@@ -123,23 +103,23 @@ package enum Checking {
             let pending = report(refusal, member)
             return .report(Delivery(pending.violation, to: handler(for: pending)))
         }
-        // 13. DESIGN "Construct here, use there (…the last release, deinit, must not be reported)":
-        //     nothing else holds an object whose deinit runs.
+        // 13. TM "Construct here, use there" (destruction): nothing else holds an object whose deinit
+        //     runs.
         if let object, here.isDeallocating(object) { return .pass }
         let pending = report(refusal, member)
         let handler = handler(for: pending)
-        // 14. DESIGN "owner = queue Q … `dispatchPrecondition` agrees", TM "What libdispatch knows": where
-        //     the outcome is a trap anyway and the thread may run dispatch work the library cannot
-        //     account for, libdispatch answers (drain lock, else `dispatchPrecondition` with the report
-        //     armed: DESIGN "print before trapping"). Not while a handler runs here: a violation raised
-        //     there is printed, not asked about.
+        // 14. TM "What libdispatch knows" (the fallback): where the outcome is a trap anyway and the
+        //     thread may run dispatch work the library cannot account for, libdispatch answers (drain
+        //     lock, else `dispatchPrecondition` with the report armed: ARCHITECTURE.md "Invariants", the
+        //     report is out before any trap). Not while a handler runs here: a violation raised there is
+        //     printed, not asked about.
         if !here.isDelivering, ConfinementReporting.endsInTrap(pending.violation, handledBy: handler),
             here.mayHoldQueuesUnseen,
             here.dispatchConfirms(owner, elseTrapPrinting: pending.violation.description + "\n")
         {
             return .pass
         }
-        // 15. DESIGN "Reports": anything else is a violation.
+        // 15. TM "The verdict, in order", the Reporting Violations article: anything else is a violation.
         return .report(Delivery(pending.violation, to: handler))
     }
 
@@ -153,7 +133,8 @@ package enum Checking {
         _ access: CheckedAccess, member: ConfinedMemberReference?, newOwner: ExecutionContext?, record: Record, here: Here
     ) -> Ruling {
         guard let member else {
-            // 5. DESIGN "`is…`: never a false yes": a use here would bind, unless nothing serial runs here.
+            // 5. TM "Detached objects, hand-off" (`isIsolated` on a pool thread): a use here would bind,
+            //    unless nothing serial runs here.
             return here.bindableContext == nil ? .refused(.notSerial) : .pass
         }
         if access == .transfer {
@@ -161,10 +142,10 @@ package enum Checking {
             record.transfer(to: newOwner, member: member)
             return .pass
         }
-        // 6. DESIGN "Options" (exclusion wins): an excluded member binds nothing.
+        // 6. TM "The verdict, in order" (exclusion wins): an excluded member binds nothing.
         if record.excludes(member) { return .pass }
-        // 7. DESIGN "No pass or identity is ever given to GCD workers, the cooperative pool",
-        //    "Concurrent queues cannot be owners"; TM "Detached objects, hand-off": nothing to bind to.
+        // 7. TM "The rule" (concurrent queues cannot be owners), "Detached objects, hand-off": a pool
+        //    thread's next block or task is unrelated code, so nothing is bound to it.
         guard let context = here.bindableContext else { return .refused(.notSerial) }
         // 8. `Confinement.detached(file:line:)`: the first checked use binds the object where it runs.
         record.bindByFirstUse(to: context, member: member)

@@ -34,11 +34,7 @@ package struct FixedOwner: Sendable, VerdictRecord {
 
     /// Whether the calling code runs on the owner. Never a false "yes".
     package var isIsolated: Bool {
-        if _passesFastPath { return true }
-        if case .no = Checking.verdict(.question, member: nil, object: nil, record: self, here: CurrentHere(), report: Checking.noReport) {
-            return false
-        }
-        return true
+        _passesFastPath || Checking.answers(self)
     }
 
     /// Checks an accessor (always-on tier): the fast path inline, the rest out of line.
@@ -75,7 +71,6 @@ package struct FixedOwner: Sendable, VerdictRecord {
     func _checkFailedFastPath(
         member: ConfinedMemberReference, tier: ConfinementViolation.Tier, wrapper: StaticString, argument: Any.Type
     ) {
-        if Checking.passesAsMainQueueWork(self) { return }  // main-queue work under dispatchMain(): rule 3, first
         checkFailedFastPath(member: member, tier: tier, wrapper: wrapper, argument: argument, handler: nil)
     }
 
@@ -105,9 +100,8 @@ package struct FixedOwner: Sendable, VerdictRecord {
         _ member: ConfinedMemberReference,
         violation: (ExecutionContext, CompactCodeLocation) -> PendingReport
     ) {
-        if Checking.passesAsMainQueueWork(self) { return }  // main-queue work under dispatchMain(): rule 3, first
-        let verdict = Checking.verdict(.use, member: member, object: nil, record: self, here: CurrentHere()) { refusal, _ in
-            // A fixed owner is never detached: every refusal is a wrong context.
+        let verdict = Checking.use(member, object: nil, record: self) { refusal, _ in
+            // A fixed owner is never detached and a use transfers nothing: every refusal is a wrong context.
             guard case .wrongContext(let owner, let boundAt) = refusal else { preconditionFailure("a fixed owner binds nothing") }
             return violation(owner, boundAt)
         }
@@ -117,6 +111,7 @@ package struct FixedOwner: Sendable, VerdictRecord {
     // VerdictRecord: the one state `.fixed`; the other members keep their defaults (nothing to bind,
     // no window, no options).
     package var word: RecordWord { .fixed(context.id) }
+    package var isFixed: Bool { true }
     package func withStripe<Result>(_ body: () -> Result) -> Result { body() }
     package var lockedOwner: ExecutionContext? { context }
     package var lockedBoundAt: CompactCodeLocation { boundAt }

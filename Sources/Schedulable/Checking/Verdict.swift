@@ -17,6 +17,9 @@ package enum Refusal {
     case wrongContext(owner: ExecutionContext, boundAt: CompactCodeLocation)
     /// A detached record's first use runs on a concurrent pool thread: nothing serial owns it.
     case notSerial
+    /// A transfer of a record whose owner never changes (rule 0): `owner` stays; `boundAt` is where it
+    /// was bound (``CompactCodeLocation/none`` for a record that keeps no site).
+    case fixedOwner(owner: ExecutionContext?, boundAt: CompactCodeLocation)
 }
 
 /// The violation a refusal becomes, and the handler the object captured (built only for a report).
@@ -68,6 +71,8 @@ package final class Delivery {
 package protocol VerdictRecord {
     /// The state word, read without a lock.
     var word: RecordWord { get }
+    /// Whether the owner was fixed at creation: no transfer is ever allowed (rule 0).
+    var isFixed: Bool { get }
     /// Whether `object` stores this record (asked only of an unsettled record, for a use).
     func isStored(in object: AnyObject) -> Bool
     /// Closes the window of a record that `object` does not store and reports that once per type.
@@ -118,6 +123,7 @@ package enum RecordWord {
 }
 
 extension VerdictRecord {
+    package var isFixed: Bool { false }
     package func isStored(in object: AnyObject) -> Bool { true }
     package func closeUnstored(on object: AnyObject, member: ConfinedMemberReference) {}
     package func excludesWhenSettled(_ member: ConfinedMemberReference) -> Bool { false }

@@ -40,7 +40,6 @@ extension SerialQueueScheduler: SerialExecutor {
     /// on Linux.
     @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
     public func checkIsolated() {
-        if isIsolated { return }
         checkExecutorIsolation(executionContext, member: "checkIsolated()")
     }
 

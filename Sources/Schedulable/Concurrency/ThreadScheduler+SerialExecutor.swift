@@ -39,7 +39,6 @@ extension ThreadScheduler: SerialExecutor {
     /// first — on Linux the runtime's own failure message says nothing about where the code ran).
     @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
     public func checkIsolated() {
-        if isIsolated { return }
         checkExecutorIsolation(executionContext, member: "checkIsolated()")
     }
 
@@ -53,10 +52,10 @@ extension ThreadScheduler: SerialExecutor {
     }
 }
 
-/// The slow path of an executor's `checkIsolated()`: the verdict on `context` as a fixed owner; a
-/// refusal is reported as an isolation failure, and the process stops.
+/// An executor's `checkIsolated()`: the verdict on `context` as a fixed owner; a refusal is reported
+/// as an isolation failure, and the process stops.
 func checkExecutorIsolation(_ context: ExecutionContext, member: String) {
-    FixedOwner(context, boundAt: .none).check(.accessor("checkIsolated()")) { owner, _ in
+    context.checkUse(.accessor("checkIsolated()")) { owner in
         PendingReport(.isolationFailure(owner, member: member), objectHandler: nil)
     }
 }

@@ -71,10 +71,10 @@ public struct Confined<Value> {
         wrapped wrappedKeyPath: ReferenceWritableKeyPath<Object, Value>,
         storage storageKeyPath: ReferenceWritableKeyPath<Object, Self>
     ) -> Value {
-        // Always inlined at -O, like the setter: left to the inliner, a getter whose miss branch builds
-        // the member reference stayed a call in the Workload's methods (specialised, but applying the
-        // key paths at run time: `swift_readAtKeyPath` on every read, ~8,800 instructions per id
-        // in the Workload against ~1,130 inlined, ×8 by wall clock). check-no-keypaths.sh reads the kernels.
+        // Always inlined at -O, like the setter: a getter left as a call applies the key paths at run
+        // time (`swift_readAtKeyPath` on every read); inlined, they fold into a field access. The
+        // invariant is "no key path at -O", held by Benchmarks/scripts/check-no-keypaths.sh and the
+        // workload threshold (Benchmarks/README.md, "Realistic workload").
         #if DEBUG
         @_transparent
         #else
@@ -103,7 +103,7 @@ public struct Confined<Value> {
         }
         // Not `@_transparent`: a coroutine is not inlined at -Onone whatever its attributes, and the
         // check inlined into this generic body costs more there (metadata for `Confined<Value>`) than
-        // the call of a generic `_checkCall` (measured: ~2,430 against ~2,880 instructions per `&+=`).
+        // the call of a generic `_checkCall`; the `debug confinedModify` threshold holds it.
         _modify {
             #if SCHEDULABLE_CHECKS
             _checkCall(object, storageKeyPath)
@@ -147,9 +147,10 @@ public struct Confined<Value> {
         let passes = record._passesFastPath
         _fixLifetime(record)
         #else
-        // Marks the fast path for the optimizer's inliner (no machine code): with it a property's own
-        // getter and setter are inlined into the user's code, as without the checks (without it the
-        // inliner declined them: "cost = 38, benefit = 30"; Benchmarks/README.md, "Realistic workload").
+        // Marks the fast path for the optimizer's inliner (no machine code): a property's own getter
+        // and setter must inline into the user's code, as without the checks, and without the mark the
+        // inliner may judge the miss branch too big for that. The `checks confinedWrite` threshold and
+        // the workload threshold hold it (Benchmarks/README.md, "Realistic workload").
         // A report still names the access's line: on Linux `CallStack` reads the inlined calls at the
         // return address from DWARF (`InlinedCallSites`), where the Runtime module's lookup can miss it.
         _onFastPath()
@@ -158,8 +159,8 @@ public struct Confined<Value> {
         #endif
         if _slowPath(!passes) {
             #if DEBUG
-            // The same record, as the one-reference struct it is stored in (`Confinement(_record:)`
-            // is a call at -Onone: a debug miss cost about 95 instructions more with it).
+            // The same record, as the one-reference struct it is stored in: `Confinement(_record:)` is a
+            // call at -Onone, which a debug miss need not pay.
             let protection = unsafeBitCast(record, to: Confinement.self)
             #endif
             // Main-queue work under dispatchMain() (rule 3) before the member: reading the declaration

@@ -25,8 +25,7 @@ extension ConfinementRecord {
     ///   - line: The new bind site.
     @usableFromInline
     package func handOff(to newOwner: ExecutionContext, object: AnyObject?, file: StaticString, line: UInt) {
-        if isFixed { return reportFixedOwnerChanged("handOff(to:)", newOwner: newOwner, object: object, file: file, line: line) }
-        rebind(to: newOwner, member: "handOff(to:)", file: file, line: line)
+        rebind(to: newOwner, member: "handOff(to:)", object: object, file: file, line: line)
     }
 
     /// Returns the object to the detached state (see ``Confinement/detach(file:line:)``).
@@ -37,8 +36,7 @@ extension ConfinementRecord {
     ///   - line: The call site, for reports.
     @usableFromInline
     package func detach(object: AnyObject?, file: StaticString, line: UInt) {
-        if isFixed { return reportFixedOwnerChanged("detach()", newOwner: nil, object: object, file: file, line: line) }
-        rebind(to: nil, member: "detach()", file: file, line: line)
+        rebind(to: nil, member: "detach()", object: object, file: file, line: line)
     }
 
     /// Ends the construction window now: from here on only the owner passes a check, the thread that
@@ -94,34 +92,32 @@ extension ConfinementRecord {
     }
 
     /// Hands the record to `newOwner` (or detaches it) when the verdict allows it here: from the owner,
-    /// or from anywhere while detached; from elsewhere it is reported at the precondition tier. (A record
-    /// created for a fixed owner never gets here: `handOff` and `detach` report it first, in every build —
-    /// the flag, not whether the record is shared, decides, so debug and release agree.)
-    private func rebind(to newOwner: ExecutionContext?, member: StaticString, file: StaticString, line: UInt) {
+    /// or from anywhere while detached, never for a record created with a fixed owner (rule 0); a
+    /// refusal is reported at the precondition tier.
+    private func rebind(
+        to newOwner: ExecutionContext?, member: StaticString, object: AnyObject?, file: StaticString, line: UInt
+    ) {
         let reference = ConfinedMemberReference.method(member, callSite: CompactCodeLocation(file: file, line: line))
-        // `object: nil`: the verdict's deinit rule is for uses; a transfer is judged the same whether it
-        // came through the object or the confinement (and its wrong-context report names the bind site,
-        // as it always did: capturing the object cost the legitimate hand-off a few instructions).
-        let verdict = Checking.verdict(
-            .transfer, member: reference, newOwner: newOwner, object: nil, record: self, here: CurrentHere()
-        ) {
+        // The verdict gets no object: its deinit rule is for uses; a transfer is judged the same whether
+        // it came through the object or the confinement. Only a report names the object.
+        let verdict = Checking.transfer(self, to: newOwner, by: reference) {
             [unowned(unsafe) self] refusal, member in
-            pendingReport(for: refusal, object: nil, member: member, tier: .precondition, typeName: nil)
+            transferReport(for: refusal, member: member, newOwner: newOwner, object: object)
         }
         if case .report(let delivery) = verdict { delivery.deliver() }
     }
 
-    /// Reports a hand-off or detach of a fixed-owner record (out of line: reporting path only). The
-    /// binding is left as it is; the precondition tier then stops the process.
+    /// The violation a refused transfer becomes (out of line: reporting path only).
     @inline(never)
-    private func reportFixedOwnerChanged(
-        _ member: StaticString, newOwner: ExecutionContext?, object: AnyObject?, file: StaticString, line: UInt
-    ) {
-        let (owner, boundAt) = withBinding { (_owner, _boundAt) }
+    private func transferReport(
+        for refusal: Refusal, member: ConfinedMemberReference, newOwner: ExecutionContext?, object: AnyObject?
+    ) -> PendingReport {
+        guard case .fixedOwner(let owner, let boundAt) = refusal else {
+            return pendingReport(for: refusal, object: nil, member: member, tier: .precondition, typeName: nil)
+        }
         let violation = ConfinementViolation.fixedOwnerChanged(
-            member: .method(member, callSite: CompactCodeLocation(file: file, line: line)), object: object,
-            owner: owner, boundAt: boundAt.locationIfAny, newOwner: newOwner
+            member: member, object: object, owner: owner, boundAt: boundAt.locationIfAny, newOwner: newOwner
         )
-        ConfinementReporting.report(violation, objectHandler: capturedHandler)
+        return PendingReport(violation, objectHandler: capturedHandler)
     }
 }

@@ -13,7 +13,6 @@ extension ConfinementRecord {
         object: AnyObject?, member: StaticString, file: StaticString, line: UInt, tier: ConfinementViolation.Tier,
         message: () -> String = { String() }
     ) {
-        if Checking.passesAsMainQueueWork(self) { return }  // main-queue work under dispatchMain(): rule 3, first
         checkGuardFailedFastPath(
             object: object, member: .method(member, callSite: CompactCodeLocation(file: file, line: line)), tier: tier,
             message: message
@@ -34,8 +33,10 @@ extension ConfinementRecord {
     @usableFromInline
     @inline(never)
     func _propertyCheckFailedFastPath(_ object: AnyObject, declaredAt: PackedCodeLocation) {
-        // Main-queue work under dispatchMain() was asked inline by the caller, with the same test.
-        checkFailedFastPath(object: object, member: .property(name: nil, declaredAt: declaredAt.compact), tier: .assert)
+        checkFailedFastPath(
+            object: object, member: .property(name: nil, declaredAt: declaredAt.compact), tier: .assert,
+            mainQueueAsked: true  // inline by the caller (`Confined._check`), with the same helper
+        )
     }
     #endif
 
@@ -56,17 +57,21 @@ extension ConfinementRecord {
     func _checkFailedFastPath(
         object: AnyObject?, member: ConfinedMemberReference, tier: ConfinementViolation.Tier, typeName: String? = nil
     ) {
-        if Checking.passesAsMainQueueWork(self) { return }  // main-queue work under dispatchMain(): rule 3, first
         checkFailedFastPath(object: object, member: member, tier: tier, typeName: typeName)
     }
 
-    /// The body of ``_checkFailedFastPath(object:member:tier:typeName:)`` (the verdict is inlined into
-    /// it), out of line: each entry point tests main-queue work first without this frame's prologue.
+    /// The body of every entry above (the verdict is inlined into it), out of line.
+    ///
+    /// - Parameter mainQueueAsked: Whether the caller already asked the main-queue proof inline.
     @inline(never)
     private func checkFailedFastPath(
-        object: AnyObject?, member: ConfinedMemberReference, tier: ConfinementViolation.Tier, typeName: String? = nil
+        object: AnyObject?, member: ConfinedMemberReference, tier: ConfinementViolation.Tier, typeName: String? = nil,
+        mainQueueAsked: Bool = false
     ) {
-        checkSlowPath(object: object, member: member, tier: tier, typeName: typeName, message: { String() })
+        checkSlowPath(
+            object: object, member: member, tier: tier, typeName: typeName, mainQueueAsked: mainQueueAsked,
+            message: { String() }
+        )
     }
 
     /// The same for a method guard, whose report carries its caller's message. A function of its own,
@@ -76,18 +81,18 @@ extension ConfinementRecord {
     private func checkGuardFailedFastPath(
         object: AnyObject?, member: ConfinedMemberReference, tier: ConfinementViolation.Tier, message: () -> String
     ) {
-        checkSlowPath(object: object, member: member, tier: tier, typeName: nil, message: message)
+        checkSlowPath(object: object, member: member, tier: tier, typeName: nil, mainQueueAsked: false, message: message)
     }
 
     /// The one body of both: the verdict, inlined into each (even at -Onone).
     @_transparent
     private func checkSlowPath(
         object: AnyObject?, member: ConfinedMemberReference, tier: ConfinementViolation.Tier, typeName: String?,
-        message: () -> String
+        mainQueueAsked: Bool, message: () -> String
     ) {
         // unowned(unsafe): the closure runs, if at all, inside this call, which the caller keeps `self`
         // and `object` alive for; a strong capture retained both on every legitimate slow path.
-        let verdict = Checking.verdict(.use, member: member, object: object, record: self, here: CurrentHere()) {
+        let verdict = Checking.use(member, object: object, record: self, mainQueueAsked: mainQueueAsked) {
             [unowned(unsafe) self, unowned(unsafe) object] refusal, member in
             pendingReport(for: refusal, object: object, member: member, tier: tier, typeName: typeName)
         }
@@ -121,6 +126,8 @@ extension ConfinementRecord {
                 member: member.named(on: object), tier: tier, object: object, typeName: typeName
             )
             return PendingReport(violation, objectHandler: capturedHandler)
+        case .fixedOwner:
+            preconditionFailure("a use transfers nothing")
         }
     }
 

@@ -67,11 +67,19 @@ struct ConfinementState: Equatable {
     /// work's, or the main or plain thread's (`csched_open_construction_epoch`); in raw dispatch work,
     /// the running task's, and none outside a task — nothing shows where a raw block ends, so the
     /// record is bound to its owner at once.
-    static func openWindowHere() -> ConfinementState? {
+    private static func openWindowHere() -> ConfinementState? {
         let epoch = UInt(csched_open_construction_epoch())
         if epoch != 0 { return .constructing(epoch: epoch) }
         let task = PlatformInternals.currentTaskID
         return task == 0 ? nil : .constructing(epoch: TaskConstructionWindows.open(task: task))
+    }
+
+    /// The one decision whether a new record bound to `owner` opens a construction window here
+    /// (TM "Construct here, use there"): only off the owner — on the owner the first use would end it at
+    /// once — and only where a window exists (``openWindowHere()``). Every record factory asks here.
+    @inline(__always)
+    static func openWindow(for owner: ExecutionContext) -> ConfinementState? {
+        _CurrentToken.isCurrent(owner.id) ? nil : openWindowHere()
     }
 
     /// The state of a bound record once its construction window is over.

@@ -28,9 +28,9 @@ package final class ConfinementRecord {
     private var _boundAtBits: PackedCodeLocation
     /// What only some records need (options, a test's handler; see ``extras``), so a default record
     /// stays at 48 bytes, and whether the owner is fixed (``isFixed``), in one word: the extras' address
-    /// (retained by the record), or 0, with bit 0 set for a fixed owner. A `Bool` of its own would move
-    /// a debug-tier record from a 64-byte to an 80-byte allocator chunk; an enum with the flag in the
-    /// pointer's spare bits cost about 7 instructions per test, this one costs a bit test.
+    /// (retained by the record), or 0, with bit 0 set for a fixed owner. One word because a `Bool` of
+    /// its own would move a debug-tier record to the next allocator chunk (the object-cost thresholds
+    /// hold the size), and a plain bit so that testing the flag is one instruction.
     private let _extrasAndFixed: UInt
 
     /// The word of ``_extrasAndFixed`` for `extras` and `isFixed` (retains `extras`).
@@ -94,8 +94,8 @@ package final class ConfinementRecord {
         owner: ExecutionContext?, boundAt: PackedCodeLocation, allowsConstructionWindow: Bool, isFixed: Bool
     ) {
         #if SCHEDULABLE_CHECKS
-        // First, while nothing is live: read later, the call made the optimizer retain and release
-        // the owner around it (about 70 instructions per record, measured with callgrind).
+        // First, while nothing is live: read later, the call makes the optimizer keep the owner alive
+        // across it with a retain and a release (the `checks createConfined` threshold holds it).
         let createdOn = ThreadStamp.current
         #endif
         let extras = ConfinementSystem.mayHaveScopedHandler
@@ -145,90 +145,13 @@ package final class ConfinementRecord {
         #endif
     }
 
-    /// The record of a new fixed-owner confinement with default options: in a release build without
-    /// the debug tier, with no test's or scope's handler to capture and no construction window opening here (made on
-    /// the owner, or where no window exists), the shared settled record of `shared`; otherwise one of
-    /// its own.
-    ///
-    /// - Parameters:
-    ///   - owner: The owner's context.
-    ///   - scheduler: The owner's scheduler, whose shared record it may be (library schedulers keep one).
-    ///   - boundAt: The bind site (kept by an own record only).
-    @usableFromInline
-    @inline(never)  // kept out of `fixedInOwnersWork`, whose common case stays a few tests and jumps
-    package static func fixed(
-        owner: ExecutionContext, scheduler: AnyObject, boundAt: PackedCodeLocation
-    ) -> ConfinementRecord {
-        fixed(owner: owner, boundAt: boundAt) { SharedFixedRecord.record(of: scheduler, for: owner) }
-    }
-
-    /// ``fixed(owner:scheduler:boundAt:)`` called in the owner's work (the caller tested the token):
-    /// the common case first — no scoped handler can exist in this process and the scheduler's shared
-    /// record is made — in a function that only tests and jumps; anything else takes the full decision,
-    /// which gives the same record in that case.
-    ///
-    /// The caller tests the token inline because reading it here (a thread-local, which the compiler
-    /// reaches through a call that the linker removes) made this function save and restore five
-    /// registers.
-    @usableFromInline
-    package static func fixedInOwnersWork(
-        owner: ExecutionContext, scheduler: AnyObject, boundAt: PackedCodeLocation
-    ) -> ConfinementRecord {
-        #if !SCHEDULABLE_CHECKS
-        if !ConfinementSystem.mayHaveScopedHandler, let record = SharedFixedRecord.madeRecord(of: scheduler) {
-            return record.takeUnretainedValue()
-        }
-        #endif
-        return fixed(owner: owner, scheduler: scheduler, boundAt: boundAt)
-    }
-
-    /// ``fixed(owner:scheduler:boundAt:)`` for the main thread (`Confinement()`).
-    @usableFromInline
-    package static func fixedOnMain(boundAt: PackedCodeLocation) -> ConfinementRecord {
-        #if !SCHEDULABLE_CHECKS
-        if !ConfinementSystem.mayHaveScopedHandler && _CurrentToken.isCurrent(ExecutionContext.main.id) {
-            return SharedFixedRecord.record(in: SharedFixedRecord.main, for: .main)
-        }
-        #endif
-        return ownOrSharedOnMain(boundAt: boundAt)
-    }
-
-    /// ``fixedOnMain(boundAt:)`` beyond its common case.
-    @inline(never)
-    private static func ownOrSharedOnMain(boundAt: PackedCodeLocation) -> ConfinementRecord {
-        fixed(owner: .main, boundAt: boundAt) { SharedFixedRecord.record(in: SharedFixedRecord.main, for: .main) }
-    }
-
-    /// The decision, with the slot looked up only where a shared record can be used (off the owner,
-    /// where a window opens, the path costs what a record with its own window always cost).
-    @inline(__always)
-    private static func fixed(
-        owner: ExecutionContext, boundAt: PackedCodeLocation, shared: () -> ConfinementRecord?
-    ) -> ConfinementRecord {
-        #if !SCHEDULABLE_CHECKS
-        // No handler to capture (a test's or a scope's): the object would keep none, so it may share.
-        // The cheap "maybe" first; the task-local is read only in processes that installed one.
-        if !ConfinementSystem.mayHaveScopedHandler || ConfinementSystem.scopedHandlerIfAny == nil {
-            // The same decision as `initialState`, without opening a window it would not use.
-            var state = ConfinementState.settled(owner.id)
-            if !_CurrentToken.isCurrent(owner.id), let window = ConfinementState.openWindowHere() {
-                state = window
-            } else if let record = shared() {
-                return record
-            }
-            return ConfinementRecord(fixedOwner: owner, state: state, boundAt: boundAt)
-        }
-        #endif
-        return ConfinementRecord(owner: owner, boundAt: boundAt, allowsConstructionWindow: true, isFixed: true)
-    }
-
     /// A new record's state: detached, bound, or — off the owner, where allowed — in the creating
     /// thread's construction window. (On the owner the first use would end the window at once.)
     private static func initialState(
         owner: ExecutionContext?, extras: ConfinementExtras?, allowsConstructionWindow: Bool
     ) -> ConfinementState {
         guard let owner else { return .detached }
-        if allowsConstructionWindow && !_CurrentToken.isCurrent(owner.id), let window = ConfinementState.openWindowHere() {
+        if allowsConstructionWindow, let window = ConfinementState.openWindow(for: owner) {
             return window
         }
         return .bound(to: owner, needsResolution: extras?.needsResolution ?? false)
@@ -296,90 +219,10 @@ package final class ConfinementRecord {
     /// reports nothing.
     @usableFromInline
     func _isIsolatedSlow() -> Bool {
-        if case .no = Checking.verdict(.question, member: nil, object: nil, record: self, here: CurrentHere(), report: Checking.noReport) {
-            return false
-        }
-        return true
+        Checking.answers(self)
     }
 }
 
 // `_fastOwnerID` is only read and written through AtomicWord's atomic functions; the other mutable
 // fields only under the record's stripe.
 extension ConfinementRecord: @unchecked Sendable {}
-
-/// The one settled record that a library scheduler's fixed-owner objects share in a release build
-/// without the debug tier (see ``Confinement``, "Fixed or transferable"). Made by the first such object,
-/// kept in the scheduler's ``OnceSlot`` until the scheduler is freed.
-///
-/// Held by the scheduler, not by its ``ExecutionContext``: the record holds the context (its owner),
-/// so a context holding it would be a cycle that freed neither. The scheduler holds only the slot; the
-/// record keeps nothing alive but the context, like every record (DESIGN "no object lives longer").
-/// Two schedulers that share a context (wrappers of one queue) keep a record each, both settled on the
-/// same id.
-enum SharedFixedRecord {
-    /// The main thread's slot (`Confinement()`, `MainThreadScheduler`): it lives as long as the
-    /// process, like the main thread's context.
-    static let main = OnceSlot()
-
-    /// The shared record of `scheduler`, settled on `owner` (its context), if it is a library
-    /// scheduler; `nil` for a custom one (its objects get records of their own).
-    @inline(__always)
-    static func record(of scheduler: AnyObject, for owner: ExecutionContext) -> ConfinementRecord? {
-        // Exact class tests: one load and a compare each, no conformance lookup. The slot is read
-        // through the scheduler (which the caller holds), never returned: a returned slot was retained
-        // and released around every lookup.
-        let type = ObjectIdentifier(Swift.type(of: scheduler))
-        if type == ObjectIdentifier(SerialQueueScheduler.self) {
-            csched_note_shared_record_class(0, UInt(bitPattern: type))
-            return record(in: unsafeDowncast(scheduler, to: SerialQueueScheduler.self).sharedFixedRecord, for: owner)
-        }
-        if type == ObjectIdentifier(ThreadScheduler.self) {
-            csched_note_shared_record_class(1, UInt(bitPattern: type))
-            return record(in: unsafeDowncast(scheduler, to: ThreadScheduler.self).sharedFixedRecord, for: owner)
-        }
-        if type == ObjectIdentifier(MainThreadScheduler.self) { return record(in: main, for: owner) }
-        return nil
-    }
-
-    /// ``record(of:for:)`` where it costs no call: the record already made in the slot of a
-    /// `SerialQueueScheduler` or `ThreadScheduler` whose class ``record(of:for:)`` has already met
-    /// (`csched_shared_record_classes`); `nil` otherwise, and the caller takes its full path, which
-    /// gives the same record when there is one. Comparing with `SerialQueueScheduler.self` is a call
-    /// to its metadata accessor, and the registers saved around that call were most of the cost of
-    /// creating an object on its owner.
-    @inline(__always)
-    static func madeRecord(of scheduler: AnyObject) -> Unmanaged<ConfinementRecord>? {
-        // One branch per class, each reading its slot in place: a slot held in a local across the
-        // branches was retained and released.
-        let type = UInt(bitPattern: ObjectIdentifier(Swift.type(of: scheduler)))
-        if type == csched_shared_record_class(0) {
-            return madeRecord(in: unsafeDowncast(scheduler, to: SerialQueueScheduler.self).sharedFixedRecord)
-        }
-        if type == csched_shared_record_class(1) {
-            return madeRecord(in: unsafeDowncast(scheduler, to: ThreadScheduler.self).sharedFixedRecord)
-        }
-        return nil
-    }
-
-    /// The record in `slot`, if it was made.
-    @inline(__always)
-    private static func madeRecord(in slot: OnceSlot) -> Unmanaged<ConfinementRecord>? {
-        slot.madeObject.map { Unmanaged<ConfinementRecord>.fromOpaque($0) }
-    }
-
-    /// The shared record in `slot`, settled on `owner` (the slot's scheduler's context): once made,
-    /// one load; the closure that makes it (which retains `owner`) is built only while the slot is empty.
-    @inline(__always)
-    static func record(in slot: OnceSlot, for owner: ExecutionContext) -> ConfinementRecord {
-        madeRecord(in: slot)?.takeUnretainedValue() ?? make(in: slot, for: owner)
-    }
-
-    /// The first object's path of ``record(in:for:)``.
-    @inline(never)
-    private static func make(in slot: OnceSlot, for owner: ExecutionContext) -> ConfinementRecord {
-        unsafeDowncast(
-            slot.object { ConfinementRecord(fixedOwner: owner, state: .settled(owner.id), boundAt: .none) },
-            to: ConfinementRecord.self
-        )
-    }
-}

@@ -21,11 +21,12 @@ package enum TaskConstructionWindows {
     /// The bit that marks an epoch as a task's: the rest of the epoch is its window's address.
     static let taskFlag: UInt = 1 << 61
 
-    private struct WeakWindow {
+    /// A table entry: the task's window, not kept alive by the table.
+    struct WeakWindow {
         weak var window: TaskWindow?
     }
 
-    private static let table: LockedValue<[UInt64: WeakWindow]> = {
+    static let table: LockedValue<[UInt64: WeakWindow]> = {
         csched_set_task_window_closer { task in TaskConstructionWindows.close(task: task) }
         return LockedValue([:])
     }()
@@ -87,9 +88,6 @@ package enum TaskConstructionWindows {
             csched_set_task_windows_open(UInt(table.count))
         }
     }
-
-    /// How many tasks have a window in the table now, for tests.
-    package static var openCount: Int { table.withLock { $0.count } }
 }
 
 /// One task's construction window, shared by the records the task creates while it is open.

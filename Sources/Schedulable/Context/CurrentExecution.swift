@@ -17,27 +17,6 @@ package enum ExecutionLayer {
     case queue(ExecutionContext)
     /// The calling thread itself, by its never-reused unique id.
     case thread(id: UInt)
-
-    /// Whether this layer gives the calling code `context` (itself, or one of its branches).
-    package func isWithin(_ context: ExecutionContext) -> Bool {
-        isWithin(contextID: context.id)
-    }
-
-    /// Whether this layer gives the calling code the context whose id is `id`. Ids alone decide:
-    /// contexts and plain threads draw their ids from one never-reused counter, and the main
-    /// context — the one thread-affine kind — has its own reserved id.
-    package func isWithin(contextID id: UInt) -> Bool {
-        switch self {
-        case .frame(let layer, let lent):
-            // A blocked caller proves exclusion, not affinity: its chain never turns this thread into
-            // a thread-affine owner's thread (the main thread).
-            if lent && id == UInt(CSCHED_MAIN_CONTEXT_ID) { return false }
-            return layer.isWithin(contextID: id)
-        case .queue(let layer): return layer.isWithin(contextID: id)
-        case .mainThread: return id == UInt(CSCHED_MAIN_CONTEXT_ID)
-        case .thread(let threadID): return threadID == id
-        }
-    }
 }
 
 /// The one resolver of "where does the calling code run": every check, report, future and executor
@@ -100,10 +79,14 @@ package enum CurrentExecution {
     /// Whether the calling code runs in the context whose id is `id`, or one of its branches (see
     /// ``holds(_:)``). Needs no reference to the context, so a settled record answers without a lock.
     ///
-    /// The same cascade as ``first(includingFrames:where:)`` with `isWithin(contextID:)` as the
-    /// matcher, written out so that no layer value is built and no context retained: this is the
-    /// legitimate slow path of every check (`ResolverTests` keeps the two equal). For main, off the main
-    /// thread, the main queue's drain lock is asked before the queue-specific read: the answer
+    /// The one definition of "holds": the cascade of ``first(includingFrames:where:)``, each layer
+    /// giving the calling code the context it names and that context's parents — except that a lent
+    /// chain (a blocked caller's) never gives main, because a blocked caller proves exclusion, not
+    /// affinity to the main thread. Written out so that no layer value is built and no context
+    /// retained: this is the legitimate slow path of every check (`ResolverTests` states the same
+    /// meaning per layer and compares). Ids alone decide: contexts and plain threads draw their ids
+    /// from one never-reused counter, and the main context has its own reserved id. For main, off the
+    /// main thread, the main queue's drain lock is asked before the queue-specific read: the answer
     /// ``holds(_:)`` gets last from ``ExecutionContext/isHeldInDispatch``, early and cheaper.
     package static func holds(contextID id: UInt) -> Bool {
         let isMainID = id == UInt(CSCHED_MAIN_CONTEXT_ID)
@@ -256,14 +239,6 @@ package enum CurrentExecution {
     }
 }
 
-extension ExecutionContext {
-    /// The exact answer when the fast path said "no" (see ``CurrentExecution/holds(_:)``).
-    @usableFromInline
-    func _isIsolatedSlow() -> Bool {
-        CurrentExecution.holds(self)
-    }
-}
-
 /// The fast read of the library's queue-specific value, used only where `PlatformInternals` showed
 /// that the direct read of the overlay's box agrees with `DispatchQueue.getSpecific`.
 package enum QueueSpecificReader {
@@ -293,7 +268,4 @@ package enum QueueSpecificReader {
         _ = ExecutionContext.main
         return PlatformInternals.verifiedSpecificKey(executionContextQueueKey)
     }()
-
-    /// Whether the direct read is in use.
-    package static var isVerified: Bool { verifiedKey != nil }
 }

@@ -79,17 +79,6 @@ public final class ExecutionContext: Sendable, CustomStringConvertible {
         }
     }
 
-    /// Whether the current code runs inside this context (or inside one of its branches).
-    ///
-    /// May give a false "no" only for work that reached a foreign queue behind the library's back in
-    /// ways no non-trapping API can see (documented in the Threading Model article); never a false
-    /// "yes".
-    @inlinable
-    public var isIsolated: Bool {
-        if _CurrentToken.isCurrent(id) { return true }
-        return _isIsolatedSlow()
-    }
-
     /// The tree this context belongs to: itself, or its outermost parent. Work anywhere in a tree drains
     /// through the root's queue, one piece at a time.
     package var root: ExecutionContext {

@@ -25,7 +25,7 @@ package enum ThreadName {
         return systemName.isEmpty ? nil : systemName
     }
 
-    private static let rootQueuePrefix = "com.apple.root."
+    private static let rootQueuePrefix = String(cString: csched_root_queue_label_prefix())
 
     /// The labels of libdispatch's root (global) queues, which name their worker threads.
     private static let rootQueueLabels: [String] = {

@@ -38,9 +38,9 @@ package enum RuntimeBacktraceReader {
 
     /// Where the statement search probes, in bytes after a return address (and, negated, before the
     /// call): the line table starts a row at an instruction, and rows after a call are a few bytes long,
-    /// so the probes are dense near the call and sparse further on. The module looks up each address's
-    /// line on its own, with no index kept between look-ups: hence few probes, one at a time, stopping
-    /// at the first that answers.
+    /// so the probes are dense near the call and sparse further on. Without the library's DWARF reader
+    /// the module looks up each address's line on its own, with no index kept between look-ups: hence
+    /// few probes, one at a time, stopping at the first that answers.
     static let statementProbeOffsets: [UInt] = [0, 2, 4, 7, 11, 16, 24, 40]
 
     /// The file and line of the statement that made the call returning to `returnAddress` in the
@@ -51,17 +51,19 @@ package enum RuntimeBacktraceReader {
     /// statement goes on after the accessor returns, so the first row with a line after the return
     /// address, in the same function, is that statement's; where there is none (the call ends the
     /// function), the nearest row before the call is taken.
+    ///
+    /// `locate` gives, for an address of code, its physical frame's function (raw symbol) and location
+    /// (inlined frames at that address are other code's); `nil` stops the search.
     static func statementLine(
-        returningTo returnAddress: UInt, in function: String, symbolicate: (Backtrace) -> SymbolicatedBacktrace?
+        returningTo returnAddress: UInt, in function: String,
+        locate: (UInt) -> (function: String?, path: String?, line: Int?)?
     ) -> (path: String, line: Int)? {
         let after = statementProbeOffsets.map { returnAddress &+ $0 }
         let before = statementProbeOffsets.dropFirst().compactMap { $0 + 1 < returnAddress ? returnAddress - 1 - $0 : nil }
         for address in after + before {
-            guard let probe = backtrace(of: [address], programCounters: true), let symbolicated = symbolicate(probe)
-            else { return nil }
-            // The physical frame is the last for its address; inlined frames before it are other code's.
-            guard let symbol = symbolicated.frames.last?.symbol, symbol.rawName == function else { continue }
-            if let location = symbol.sourceLocation, location.line > 0 { return (location.path, location.line) }
+            guard let located = locate(address) else { return nil }
+            guard located.function == function else { continue }
+            if let path = located.path, let line = located.line, line > 0 { return (path, line) }
         }
         return nil
     }
@@ -158,7 +160,7 @@ enum RuntimeImages {
     /// in another thread that did not yet hold the mutex.
     /// (`nonisolated(unsafe)`: a pthread mutex is made to be shared; `PlatformMutex` is not `Sendable` only
     /// because it is non-copyable and stored inline.)
-    nonisolated(unsafe) private static let symbolicating = PlatformMutex()
+    nonisolated(unsafe) static let symbolicating = PlatformMutex()
 
     static var current: ImageMap {
         images.withLock { map in
@@ -175,67 +177,16 @@ enum RuntimeImages {
             map = ImageMap.capture()
             images.withLock { $0 = map }
         }
+        #if os(Linux)
+        if let frames = symbolicateFromDwarf(backtrace, map) { return frames }
+        #endif
         let options: Backtrace.SymbolicationOptions = [.showInlineFrames, .showSourceLocations, .useSymbolCache]
         guard let symbolicated = symbolicating.withLock({ backtrace.symbolicated(with: map, options: options) })
         else { return [] }
-        var frames: [CallStack.Frame] = []
-        var groupStart = 0
-        for frame in symbolicated.frames {
-            guard var converted = convert(frame, map) else { continue }
-            if frames.last.map({ $0.address != converted.address || !$0.isInlined }) ?? true { groupStart = frames.count }
-            #if os(Linux)
-            // The inlined calls at a physical frame's address as DWARF has them (see `InlinedCallSites`)
-            // replace the Runtime's (the frames since `groupStart`), which miss nested ones: the physical
-            // frame is at the outermost one's call, the innermost at the line table's row for the address
-            // (where the Runtime put its innermost frame). Where the reader cannot say (`nil`: no DWARF 4
-            // for the address), the Runtime's frames stay.
-            if !converted.isInlined, let sites = dwarfSites(frame.captured, map) {
-                let innermost = groupStart < frames.count ? frames[groupStart] : converted
-                frames.removeSubrange(groupStart...)
-                frames += inlinedFrames(sites, at: converted.address, image: converted.image, innermost: innermost)
-                (converted.path, converted.line) = sites.first.map { ($0.callFile, $0.callLine) } ?? (innermost.path, innermost.line)
-            }
-            #endif
-            frames.append(converted)
-        }
-        return frames
+        return symbolicated.frames.compactMap { convert($0, map) }
     }
 
-    #if os(Linux)
-    /// The inlined calls at a captured frame's address, from its image's DWARF (`nil`: unknown).
-    private static func dwarfSites(_ frame: Backtrace.Frame, _ map: ImageMap) -> [InlinedCallSites.Site]? {
-        guard let index = map.indexOfImage(at: frame.adjustedProgramCounter), let path = map[index].path,
-              let pc = UInt64(frame.adjustedProgramCounter), let base = UInt64(map[index].baseAddress), pc >= base
-        else { return nil }
-        return InlinedCallSites.sites(inImageAt: path, offsetFromMapping: pc - base)
-    }
-
-    /// Frames for the inlined calls `sites` (outermost first) at `address`, innermost first as the
-    /// `Runtime` gives them: each at the call of the one inlined into it, the innermost where
-    /// `innermost` (the line table's row) is.
-    private static func inlinedFrames(
-        _ sites: [InlinedCallSites.Site], at address: UInt, image: String?, innermost: CallStack.Frame
-    ) -> [CallStack.Frame] {
-        sites.indices.reversed().map { index in
-            var frame = CallStack.Frame(address: address, image: image, isInlined: true)
-            frame.rawName = sites[index].linkageName
-            frame.name = sites[index].linkageName.map(demangled)
-            if index + 1 < sites.count {
-                (frame.path, frame.line) = (sites[index + 1].callFile, sites[index + 1].callLine)
-            } else {
-                (frame.path, frame.line) = (innermost.path, innermost.line)
-            }
-            return frame
-        }
-    }
-
-    /// A linkage name demangled as the Runtime names its frames (`Inbox.unread.getter`, the short form).
-    private static func demangled(_ name: String) -> String {
-        SymbolicatedBacktrace.Symbol(imageIndex: -1, imageName: "", rawName: name, offset: 0, sourceLocation: nil).name
-    }
-    #endif
-
-    private static func convert(_ frame: SymbolicatedBacktrace.Frame, _ map: ImageMap) -> CallStack.Frame? {
+    static func convert(_ frame: SymbolicatedBacktrace.Frame, _ map: ImageMap) -> CallStack.Frame? {
         guard let address = UInt(frame.captured.originalProgramCounter) else { return nil }
         var result = CallStack.Frame(address: address, isInlined: frame.inlined, isThunk: frame.isSwiftThunk)
         if let symbol = frame.symbol {
@@ -255,9 +206,18 @@ enum RuntimeImages {
     /// See ``CallStack/atItsStatement(_:)``.
     static func statementLine(returningTo address: UInt, in function: String) -> (path: String, line: Int)? {
         let map = current
+        #if os(Linux)
+        if PlatformInternals.dwarfReaderAllowed {
+            return RuntimeBacktraceReader.statementLine(returningTo: address, in: function) { locateFromDwarf($0, map) }
+        }
+        #endif
         let options: Backtrace.SymbolicationOptions = [.showInlineFrames, .showSourceLocations, .useSymbolCache]
-        return RuntimeBacktraceReader.statementLine(returningTo: address, in: function) { probe in
-            symbolicating.withLock { probe.symbolicated(with: map, options: options) }
+        return RuntimeBacktraceReader.statementLine(returningTo: address, in: function) { address in
+            guard let probe = RuntimeBacktraceReader.backtrace(of: [address], programCounters: true),
+                  let symbolicated = symbolicating.withLock({ probe.symbolicated(with: map, options: options) })
+            else { return nil }
+            let symbol = symbolicated.frames.last?.symbol
+            return (symbol?.rawName, symbol?.sourceLocation?.path, symbol?.sourceLocation?.line)
         }
     }
 

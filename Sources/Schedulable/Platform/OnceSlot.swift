@@ -48,7 +48,4 @@ package final class OnceSlot: @unchecked Sendable {
         let bits = AtomicWord.loadAcquiring(firstIn: self)
         if bits != 0 { Unmanaged<AnyObject>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!).release() }
     }
-
-    /// Whether the slot holds its object yet.
-    package var isFilled: Bool { AtomicWord.loadAcquiring(firstIn: self) != 0 }
 }

@@ -22,6 +22,7 @@ package enum PlatformInternals {
         case testFrameworkProbe = "TEST_FRAMEWORK_PROBE"
         case propertyNames = "PROPERTY_NAMES"
         case runtimeBacktrace = "RUNTIME_BACKTRACE"
+        case dwarfReader = "DWARF_READER"
 
         /// The environment variable that turns the internal off.
         package var environmentVariable: String { "SCHEDULABLE_DISABLE_" + rawValue }
@@ -66,15 +67,10 @@ package enum PlatformInternals {
     /// Whether a thread other than the main thread holds the main queue's drain lock, i.e. runs main's
     /// work (a worker draining it under `dispatchMain()`); `false` on the main thread and where the
     /// reader is off. Rule 3's test for main off the main thread; its first call on a thread settles
-    /// what ``runsMainQueueWorkSettled`` reads.
+    /// what `csched_runs_main_queue_work_settled` reads (inline, from the `@usableFromInline` main-queue
+    /// proof `Checking.passesAsMainQueueWork(settledWord:)`, which cannot call a package member).
     @inline(__always)
     package static var runsMainQueueWork: Bool { csched_runs_main_queue_work() }
-
-    /// ``runsMainQueueWork`` inline, without its first call's work on a thread: `false` until this
-    /// thread asked ``runsMainQueueWork`` once, the same answer after. A few instructions, no call: the
-    /// first test at a main-owned check's slow-path entry (`Checking.passesAsMainQueueWork`).
-    @inline(__always)
-    package static var runsMainQueueWorkSettled: Bool { csched_runs_main_queue_work_settled() }
 
     /// `queue`'s `dq_width` (1 serial, more concurrent), or `nil`.
     package static func width(of queue: DispatchQueue) -> Int? {
@@ -155,7 +151,7 @@ package enum PlatformInternals {
     /// are unconfirmed.
     package static func isRootQueueLabel(_ label: String) -> Bool? {
         guard csched_label_conventions_confirmed() else { return nil }
-        return label.hasPrefix("com.apple.root.")
+        return csched_label_is_root_queue(label)
     }
 
     // MARK: Swift runtime
@@ -257,4 +253,9 @@ package enum PlatformInternals {
     /// Whether the toolchain's `Runtime` module may capture and symbolicate stacks (switch
     /// `RUNTIME_BACKTRACE` unset); the fallback is `backtrace(3)` and `dladdr`.
     package static let runtimeBacktraceAllowed = !Switch.runtimeBacktrace.isSet
+
+    /// Whether a stack's inlined frames on Linux come from the library's own DWARF reader
+    /// (`InlinedCallSites`, switch `DWARF_READER` unset) rather than from the `Runtime` module's lookup,
+    /// which it replaces where that lookup misses nested inlined calls.
+    package static let dwarfReaderAllowed = !Switch.dwarfReader.isSet
 }

@@ -84,8 +84,10 @@ package protocol TestFrameworkBridge: Sendable {
 ///
 /// ## Implementation requirements
 /// The requirements of ``ConfinementViolationHandler``; and `handle(_:)` must record the failure
-/// before it returns when the test is still running, so that a test that waits for its background
-/// work fails deterministically. A ``ConfinementViolation/Tier/note`` must never fail the test and
+/// before it returns when the test is still running — or hold it for a recording on the test's own
+/// thread when the test ends, where the framework has that hook (XCTest's teardown block) — so that a
+/// test that waits for its background work fails deterministically. The violations of one object from
+/// one wrong context are one failure (``ConfinementViolationGroup``). A ``ConfinementViolation/Tier/note`` must never fail the test and
 /// must not be printed: it is recorded with the test as something less than a failure (a Swift
 /// Testing warning), or kept out of the output where the framework has no such thing (XCTest).
 package protocol AutomaticTestHandler: ConfinementViolationHandler {}

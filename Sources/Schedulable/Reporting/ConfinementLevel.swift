@@ -6,7 +6,8 @@
 public enum ConfinementLevel: String, Sendable, CaseIterable, Comparable {
     /// Ignore the violation.
     case off
-    /// Print the report the first time a call site violates, then count repeats.
+    /// Print the report the first time a call site violates (a new site of an object already reported
+    /// from the same context: one line), then count repeats.
     case warnOnce = "warn-once"
     /// Print the report every time.
     case warn

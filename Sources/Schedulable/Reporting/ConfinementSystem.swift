@@ -141,11 +141,6 @@ public enum ConfinementSystem {
         }
     }
 
-    /// Forgets the bootstrapped handler. For this package's own tests of `bootstrap`.
-    package static func resetBootstrapForTesting() {
-        bootstrapped.withLock { $0 = nil }
-    }
-
     /// The handler that receives violations with no scoped or per-object handler: the environment
     /// variable's, else the bootstrapped one, else the build's default.
     public static var handler: any ConfinementViolationHandler {

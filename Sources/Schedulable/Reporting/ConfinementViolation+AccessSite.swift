@@ -65,6 +65,17 @@ extension ConfinementViolation {
         set { access = .explicit(site: access.site, stack: newValue) }
     }
 
+    /// The frame that called the access site's function: for a method guard, the line that called the
+    /// guarded method from the wrong context (the guard itself is ``callSite``). `nil` when that frame
+    /// is the library's or the system's (work a scheduler ran), or unknown.
+    package var callerOfAccessSite: StackFrame? {
+        switch access {
+        case .none: return nil
+        case .captured(let capture): return capture.resolved.caller
+        case .explicit(_, let stack): return stack.dropFirst().first
+        }
+    }
+
     /// What storm control and warn-once tell sites apart by: the access site's return address while the
     /// stack is not symbolicated (two bad call sites of one member are two findings), else the site.
     package var accessSiteKey: AnyHashable? {
@@ -155,6 +166,9 @@ final class CapturedAccess: Sendable {
         var key: UInt?
         var site: ConfinementViolation.StackFrame?
         var stack: [ConfinementViolation.StackFrame]
+        /// The user frame that called the site's function (see
+        /// ``ConfinementViolation/callerOfAccessSite``), whatever the stack's depth.
+        var caller: ConfinementViolation.StackFrame? = nil
     }
 
     init(stack: CallStack, property: String?, depth: Int) {
@@ -187,6 +201,10 @@ final class CapturedAccess: Sendable {
                     .filter { !$0.isThunk && ($0.name != nil || $0.image != nil) && !StackFrameClassifier.isEntry($0) }
                     .prefix(depth).map(Self.reportFrame)
                 result = Resolved(key: fromSite[0].address, site: Self.reportFrame(fromSite[0]), stack: Array(shown))
+                let caller = fromSite.dropFirst().first { !$0.isThunk && ($0.name != nil || $0.image != nil) }
+                if let caller, !StackFrameClassifier.isLibraryOrSystem(caller), !StackFrameClassifier.isEntry(caller) {
+                    result.caller = Self.reportFrame(CallStack.atItsStatement(caller))
+                }
             }
             resolved = result
             return result

@@ -131,6 +131,7 @@ extension ConfinementViolation {
         guard let object else { return }
         objectType = String(describing: type(of: object))
         objectIdentity = "0x" + String(UInt(bitPattern: Unmanaged.passUnretained(object).toOpaque()), radix: 16)
+        objectSerial = ObjectSerials.serial(of: object)
     }
 
     /// A `.property` option whose key path reaches no `@Confined` property of the object.

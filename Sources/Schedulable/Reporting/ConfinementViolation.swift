@@ -102,6 +102,9 @@ public struct ConfinementViolation: Sendable, CustomStringConvertible {
     /// The access site and stack: captured by the library where it makes a violation, symbolicated when
     /// read (see ``accessSite``).
     var access: ViolationAccess = .none
+    /// Tells the object apart from any other, even one at the same address later (``ObjectSerials``);
+    /// `nil` for a violation made with the public initializer.
+    var objectSerial: UInt64?
 
     /// Creates a violation.
     public init(

@@ -2,6 +2,8 @@ import CSchedulableContext
 
 /// Prints each distinct violation (per type, member and access site; a note per call site) to standard error once,
 /// then counts repeats, printing the count again each time it doubles so a hot loop cannot flood the log.
+/// One report per bug: a new site of an object already reported from the same context (the properties a
+/// wrong call goes on to touch) is one line naming its member and site.
 ///
 /// On Apple platforms the handler that writes to standard error also raises each entry as an Xcode
 /// runtime issue (the purple warning in the editor and the Issue navigator), with the same text.
@@ -18,6 +20,7 @@ public final class LogViolationHandler: ConfinementViolationHandler {
     }
 
     private let counts = LockedValue<[Key: Int]>([:])
+    private let groups = WarnOnceGroups()
     private let output: @Sendable (String) -> Void
     /// Whether entries also become Xcode runtime issues (Apple platforms; a no-op elsewhere).
     private let raisesRuntimeIssues: Bool
@@ -59,7 +62,7 @@ public final class LogViolationHandler: ConfinementViolationHandler {
             return counts[key]!
         }
         if count == 1 {
-            emit(violation.description + "\n")
+            emit(groups.entry(forNewSite: violation))
         } else if count & (count - 1) == 0 {
             emit(violation.repeatLine(count: count))
         }

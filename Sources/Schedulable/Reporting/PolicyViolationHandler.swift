@@ -13,6 +13,8 @@ import CSchedulableContext
 /// - ``ConfinementLevel/off``: nothing.
 /// - ``ConfinementLevel/warnOnce``: the whole report the first time an access site (of a member)
 ///   violates, then a one-line count each time the count doubles, so a hot loop cannot flood the log.
+///   One report per bug: a new site of an object already reported from the same context (the
+///   properties a wrong call goes on to touch) is one line naming its member and site.
 /// - ``ConfinementLevel/warn`` and ``ConfinementLevel/failTest`` (outside a test scope): the report
 ///   every time, up to ``fullReportsPerSite`` per call site; then, so that a violation storm cannot
 ///   flood the log, a one-line count each time the site's count doubles.
@@ -45,6 +47,7 @@ public final class PolicyViolationHandler: ConfinementViolationHandler {
     /// The policy that decides each violation's level.
     public let policy: ConfinementPolicy
     private let counts = LockedValue<[Site: SiteCount]>([:])
+    private let groups = WarnOnceGroups()
     /// Whether some report was held back, so the summary is worth printing at exit.
     private let heldBack = LockedValue(false)
 
@@ -117,7 +120,7 @@ public final class PolicyViolationHandler: ConfinementViolationHandler {
     private func warnOnce(_ violation: ConfinementViolation) {
         let count = record(violation)
         if count == 1 {
-            output(violation.description + "\n")
+            output(groups.entry(forNewSite: violation))
             return
         }
         if violation.tier != .note { holdBack() }

@@ -36,10 +36,7 @@ public final class SerialQueueScheduler: SerialScheduler {
     /// Whether the queue came from elsewhere (wrapped) and its exclusion must be watched.
     private let watchesExclusion: Bool
     /// The one-allocation hop (`nil`: `queue.async`).
-    private let direct: DirectDispatch?
-
-    /// Whether hops use `dispatch_async_f` (see `DirectDispatch`); tests check it holds here.
-    package var hopsDispatchDirectly: Bool { direct != nil }
+    let direct: DirectDispatch?
     /// Counts work in flight on a wrapped foreign queue, to catch a queue that is not serial after all.
     private let inFlight = AtomicCell()
     /// The settled record this scheduler's fixed-owner objects share in a release build without the

@@ -54,10 +54,8 @@ extension SerialScheduler {
         _ member: StaticString, tier: ConfinementViolation.Tier, _ message: () -> String, _ file: StaticString,
         _ line: UInt
     ) {
-        // A scheduler's own answer first (a custom scheduler may know more); then the verdict.
-        if isIsolated { return }
         let member = ConfinedMemberReference.method(member, callSite: CompactCodeLocation(file: file, line: line))
-        FixedOwner(executionContext, boundAt: .none).check(member) { owner, _ in
+        executionContext.checkUse(member) { owner in
             var violation = ConfinementViolation.wrongContext(
                 member: member, tier: tier, owner: owner, boundAt: nil, object: nil
             )

@@ -19,9 +19,6 @@ public protocol SerialScheduler: AnyObject, Sendable {
     /// The identity that checks compare against.
     var executionContext: ExecutionContext { get }
 
-    /// Whether the calling code runs on this scheduler right now. Never a false "yes".
-    var isIsolated: Bool { get }
-
     /// Submits `work` to run later on this scheduler, in FIFO order.
     ///
     /// - Parameter work: The work to run.
@@ -32,7 +29,9 @@ public protocol SerialScheduler: AnyObject, Sendable {
 extension SerialScheduler {
     /// Whether the calling code runs on this scheduler right now.
     ///
-    /// Never a false "yes".
+    /// Never a false "yes". The verdict on ``executionContext``, the same as for every object bound to
+    /// this scheduler: not a requirement, so a scheduler cannot answer differently from its objects (a
+    /// custom scheduler tells the library where its work runs through its ``ExecutionContext/Runner``).
     @inlinable
     public var isIsolated: Bool { executionContext.isIsolated }
 

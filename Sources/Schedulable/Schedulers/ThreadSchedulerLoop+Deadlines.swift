@@ -69,13 +69,19 @@ extension ThreadSchedulerLoop {
     func waitForWakeUpOrDeadline() {
         guard let earliest = deadlines.earliest, earliest != .max else {
             wakeUp.wait(on: mutex)
+            #if DEBUG
             waitCounts.returns += 1
+            #endif
             return
         }
         let now = DispatchTime.now().uptimeNanoseconds
         guard earliest > now else { return }
         let signalledOrSpurious = wakeUp.wait(on: mutex, timeoutNanoseconds: earliest - now)
+        #if DEBUG
         waitCounts.returns += 1
         if !signalledOrSpurious { waitCounts.timeouts += 1 }
+        #else
+        _ = signalledOrSpurious
+        #endif
     }
 }

@@ -28,15 +28,13 @@ package final class ConfinementViolationCollector: ConfinementViolationHandler {
     /// The test the scope runs in (its automatic handler), which receives the scope's notes.
     private let test: (any AutomaticTestHandler)?
 
-    /// Reports a violation detected on the scope's own task while the scope runs. `nil`: collect it.
-    private let reportInScope: (@Sendable (ConfinementViolation) -> Void)?
-
     /// Reports a violation that arrived after the scope ended (or that the scope will not report).
     let reportLate: @Sendable (ConfinementViolation) -> Void
 
     private struct State: Sendable {
         var isRunning = true
-        var collected: [ConfinementViolation] = []
+        /// Each collected violation, with whether it was detected off the scope's own task.
+        var collected: [(violation: ConfinementViolation, elsewhere: Bool)] = []
         /// Nested scopes that are running now, innermost last.
         var activeChildren: [ConfinementViolationCollector] = []
     }
@@ -50,18 +48,14 @@ package final class ConfinementViolationCollector: ConfinementViolationHandler {
     ///
     /// - Parameters:
     ///   - scopeDescription: Names the scope in notes.
-    ///   - reportInScope: Reports violations detected on the scope's own task while it runs; `nil`
-    ///     collects them with the others.
     ///   - reportLate: Reports violations that arrive after ``finish()``.
     package init(
         scopeDescription: String,
-        reportInScope: (@Sendable (ConfinementViolation) -> Void)? = nil,
         reportLate: @escaping @Sendable (ConfinementViolation) -> Void
     ) {
         self.scopeDescription = scopeDescription
         self.parent = Self.current
         self.test = AutomaticTestReporting.current
-        self.reportInScope = reportInScope
         self.reportLate = reportLate
         parent?.state.withLock { $0.activeChildren.append(self) }
     }
@@ -96,7 +90,15 @@ package final class ConfinementViolationCollector: ConfinementViolationHandler {
     ///
     /// - Returns: The violations collected while the scope ran, in the order they were reported.
     package func finish() -> [ConfinementViolation] {
-        let collected = state.withLock { state -> [ConfinementViolation] in
+        finishNotingWhere().map(\.violation)
+    }
+
+    /// Ends the scope, like ``finish()``.
+    ///
+    /// - Returns: The violations collected while the scope ran, in the order they were reported, each
+    ///   with whether it was detected off the scope's own task.
+    package func finishNotingWhere() -> [(violation: ConfinementViolation, elsewhere: Bool)] {
+        let collected = state.withLock { state -> [(violation: ConfinementViolation, elsewhere: Bool)] in
             state.isRunning = false
             return state.collected
         }
@@ -134,7 +136,6 @@ package final class ConfinementViolationCollector: ConfinementViolationHandler {
         }
         enum Route {
             case collected
-            case inScope(@Sendable (ConfinementViolation) -> Void)
             case child(ConfinementViolationCollector)
             case late
         }
@@ -143,13 +144,11 @@ package final class ConfinementViolationCollector: ConfinementViolationHandler {
             // Detected off every task (a GCD thread) while a helper of this scope runs: the helper's
             // body is what is running, so the violation is the helper's.
             if allowsDelegation, here == nil, let child = state.activeChildren.last { return .child(child) }
-            if here === self, let reportInScope { return .inScope(reportInScope) }
-            state.collected.append(violation)
+            state.collected.append((violation, here !== self))
             return .collected
         }
         switch route {
         case .collected: break
-        case .inScope(let report): report(violation)
         case .child(let child): child.receive(violation, allowsDelegation: true)
         case .late: reportLate(violation)
         }

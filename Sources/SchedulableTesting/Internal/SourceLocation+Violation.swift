@@ -2,8 +2,9 @@ import Schedulable
 import Testing
 
 extension Testing.SourceLocation {
-    /// Where an issue for `violation` should point: the access site, else the call site, else where the
-    /// owner was bound, else the test itself.
+    /// Where an issue for `violation` should point: its failure site (for a method guard the line that
+    /// called the method, for a property the access site), else the call site, else where the owner was
+    /// bound, else the test itself.
     ///
     /// The access site has the source file's full path from the debug information, so IDEs jump to the
     /// bad line. The other locations carry `#fileID` only: when the file is the test's own, the test's full
@@ -28,8 +29,10 @@ extension Testing.SourceLocation {
     }
 }
 
-/// Where a test failure for a violation points, for both test frameworks: the access site (its full path
-/// from the debug information), else the call site or bind site (`#fileID` standing in for the path).
+/// Where a test failure for a violation points, for both test frameworks: the failure site
+/// (``ConfinementViolation/failureSite``: for a method guard the line that called the guarded method,
+/// for a property the access site; its full path from the debug information), else the call site or
+/// bind site (`#fileID` standing in for the path).
 struct ViolationIssueLocation {
     var fileID: String
     var filePath: String
@@ -38,7 +41,7 @@ struct ViolationIssueLocation {
     var isFullPath: Bool
 
     init?(_ violation: ConfinementViolation) {
-        if let site = violation.accessSite, let path = site.file, let line = site.line, line > 0,
+        if let site = violation.failureSite, let path = site.file, let line = site.line, line > 0,
             let fileID = site.fileID, fileID.contains("/")
         {
             self.init(fileID: fileID, filePath: path, line: line, isFullPath: true)

@@ -16,6 +16,13 @@ import Testing
 /// - Detected after the test case ended: recorded the same way; Swift Testing lists it as an issue of
 ///   that test after its result and fails the run.
 ///
+/// One bug, one failure: without the trait nothing runs when the test case ends, so a failure cannot
+/// wait for the rest of its group. The first violation of an object from a wrong context is the
+/// failure, recorded at once at its failure site (for a method guard, the line that called it); each
+/// later member or site of the same object from the same context is a warning naming that access and
+/// the failure (once per member and site), never a second failure. ``ConfinementCheckedTrait``
+/// records at the end instead, one issue listing every access.
+///
 /// Known limit: the delivering task inherits *every* task-local of the code that made the test case's
 /// first capture (its first protected object or hand-off). If that code ran inside `withKnownIssue`,
 /// off-task violations of the test case count as known issues; create the first object outside it.
@@ -43,7 +50,7 @@ final class SwiftTestingTestHandler: AutomaticTestHandler {
 
     private let key: Key
     private let testName: String
-    private let testLocation: Testing.SourceLocation
+    fileprivate let testLocation: Testing.SourceLocation
     private let delivery: (any OffTaskDelivery)?
 
     private struct NotedSite: Hashable {
@@ -54,6 +61,16 @@ final class SwiftTestingTestHandler: AutomaticTestHandler {
 
     /// The notes already recorded on this test case.
     private let notedSites = LockedValue<Set<NotedSite>>([])
+
+    /// An access folded into a failure recorded before: the group, the member and its site.
+    fileprivate struct FoldedAccess: Hashable {
+        var group: ConfinementViolationGroup.Key
+        var member: String
+        var site: AnyHashable?
+    }
+
+    /// The groups whose failure is recorded, with where it points; the accesses folded into them.
+    fileprivate let failures = LockedValue<(groups: [ConfinementViolationGroup.Key: Testing.SourceLocation], folded: Set<FoldedAccess>)>(([:], []))
 
     private init(key: Key, test: Test) {
         self.key = key
@@ -77,13 +94,13 @@ final class SwiftTestingTestHandler: AutomaticTestHandler {
             let site = NotedSite(kind: violation.kind, member: violation.qualifiedMember, callSite: violation.callSite)
             guard notedSites.withLock({ $0.insert(site).inserted }) else { return }
         }
-        let location = Testing.SourceLocation(bestFor: violation, near: testLocation)
-        let severity: Issue.Severity = violation.tier == .note ? .warning : .error
-        if Key.current == key {
-            TestIssueRecording.record(violation.description, severity: severity, at: location)
+        let onItsTask = Key.current == key
+        guard let (report, severity, location) = issue(for: violation, onTheTestsTask: onItsTask) else { return }
+        if onItsTask {
+            TestIssueRecording.record(report, severity: severity, at: location)
             return
         }
-        let comment = violation.description + "\n  detected:        off the test's task (test \(testName))"
+        let comment = report + "\n  detected:        off the test's task (test \(testName))"
         if let delivery {
             delivery.record(comment, severity: severity, at: location)
         } else {
@@ -92,6 +109,41 @@ final class SwiftTestingTestHandler: AutomaticTestHandler {
             DispatchQueue.global().async {
                 TestIssueRecording.record(comment, severity: severity, at: location)
             }
+        }
+    }
+}
+
+extension SwiftTestingTestHandler {
+    /// The issue to record for `violation`: a failure for the first violation of its group, a warning
+    /// for a later member or site of the group (the same object from the same context), `nil` for an
+    /// access already folded in. On the test case's own task the context is the task, whichever
+    /// thread it resumed on.
+    private func issue(
+        for violation: ConfinementViolation, onTheTestsTask: Bool
+    ) -> (report: String, severity: Issue.Severity, location: Testing.SourceLocation)? {
+        let location = Testing.SourceLocation(bestFor: violation, near: testLocation)
+        if violation.tier == .note { return (violation.description, .warning, location) }
+        guard var group = violation.groupKey else { return (violation.description, .error, location) }
+        if onTheTestsTask { group.actualContext = "the test's task" }
+        let folded = FoldedAccess(group: group, member: violation.member, site: violation.accessSiteKey)
+        enum Fold { case first, into(Testing.SourceLocation), again }
+        let fold = failures.withLock { failures -> Fold in
+            guard let failure = failures.groups[group] else {
+                failures.groups[group] = location
+                failures.folded.insert(folded)
+                return .first
+            }
+            return failures.folded.insert(folded).inserted ? .into(failure) : .again
+        }
+        switch fold {
+        case .first: return (violation.description, .error, location)
+        case .again: return nil
+        case .into(let failure):
+            let report = "Schedulable: also used outside its owner: \(violation.accessLine)\n  the same "
+                + "\(violation.objectType ?? "object") from the same context as the failure at "
+                + "\(failure.fileID):\(failure.line): one bug, one failure; this access is a warning\n"
+                + violation.description
+            return (report, .warning, location)
         }
     }
 }

@@ -13,16 +13,18 @@ import XCTest
 ///
 /// XCTest runs one test at a time in a process, so the test that is running is the one to capture. An
 /// observer registered when the test binary loads makes a handler as each test starts and adds a
-/// teardown block to the test: XCTest's failure recording is not safe to call from another thread, so
-/// a violation detected off the test's thread is held and recorded by that block, on the test's
-/// thread, after the test method. One detected on the test's thread is recorded at once.
+/// teardown block to the test. Violations are held and recorded by that block, on the test's thread,
+/// after the test method: XCTest's failure recording is not safe to call from another thread, and one
+/// bug is one failure — the violations of one object from one wrong context (a wrong call, then the
+/// properties it touched, then the test's assertion reading one) become a single failure listing every
+/// access, located at the first one's failure site (for a method guard, the line that called it).
 ///
 /// A violation that arrives after the teardown block ran cannot fail its test any more, and recording
 /// it on whichever test runs now would blame the wrong one: it is printed with the test's name, and the
 /// test process exits with a failure status at its end (``LateTestViolations``).
 final class XCTestTestHandler: AutomaticTestHandler {
     private enum Phase {
-        case running(held: [ConfinementViolation])
+        case running(held: [(violation: ConfinementViolation, elsewhere: Bool)])
         case ended
     }
 
@@ -56,42 +58,35 @@ final class XCTestTestHandler: AutomaticTestHandler {
         if violation.tier == .precondition {
             StandardError.write(AlwaysOnTierNote.text(for: violation, in: "test \(testName)"))
         }
-        enum Route { case now, held, late }
-        let onTestThread = pthread_equal(pthread_self(), testThread) != 0
-        let route = phase.withLock { phase -> Route in
-            guard case .running(var held) = phase else { return .late }
-            if onTestThread { return .now }
-            held.append(violation)
+        let elsewhere = pthread_equal(pthread_self(), testThread) == 0
+        let isLate = phase.withLock { phase -> Bool in
+            guard case .running(var held) = phase else { return true }
+            held.append((violation, elsewhere))
             phase = .running(held: held)
-            return .held
+            return false
         }
-        switch route {
-        case .now: record(violation, note: nil)
-        case .held: break
-        case .late: LateTestViolations.report(violation, testName: testName)
-        }
+        if isLate { LateTestViolations.report(violation, testName: testName) }
     }
 
-    /// Records what was held, on the test's thread; from now on violations are late.
+    /// Records what was held, one failure per object and wrong context, on the test's thread; from now
+    /// on violations are late.
     private func endAndRecordHeld() {
-        let held = phase.withLock { phase -> [ConfinementViolation] in
+        let held = phase.withLock { phase -> [(violation: ConfinementViolation, elsewhere: Bool)] in
             defer { phase = .ended }
             if case .running(let held) = phase { return held }
             return []
         }
-        for violation in held {
-            record(violation, note: "off the test's thread; recorded when the test method ended")
+        for failure in GroupedFailure.grouping(held) {
+            let location = failure.location
+            testCase.recordFailure(
+                withDescription: failure.description(
+                    detectedElsewhere: "off the test's thread; recorded when the test method ended"
+                ),
+                inFile: location?.filePath ?? "<unknown>",
+                atLine: location?.line ?? 0,
+                expected: true
+            )
         }
-    }
-
-    private func record(_ violation: ConfinementViolation, note: String?) {
-        let location = ViolationIssueLocation(violation)
-        testCase.recordFailure(
-            withDescription: violation.xctestFailureDescription(detected: note),
-            inFile: location?.filePath ?? "<unknown>",
-            atLine: location?.line ?? 0,
-            expected: true
-        )
     }
 
     #if canImport(ObjectiveC)

@@ -49,8 +49,11 @@ let globalCounter = Counter(owner: SerialQueueScheduler(label: "fixture.global")
 
     /// Even cases violate on GCD threads while the others run: exactly they fail.
     @Test(arguments: 0..<32) func parallelCase(_ index: Int) async throws {
-        let counter = Counter(owner: SerialQueueScheduler(label: "fixture.parallel.\(index)"))
+        let owner = SerialQueueScheduler(label: "fixture.parallel.\(index)")
         for _ in 0..<3 {
+            // A counter per use: one object from one context is one failure, and three uses of one
+            // counter may land on one GCD thread or on three.
+            let counter = Counter(owner: owner)
             if index % 2 == 0 { await onGCDThread { counter.increment() } }
             try await Task.sleep(for: .milliseconds(Int.random(in: 1...10)))
         }
