@@ -82,12 +82,7 @@ struct InlinedCallSitesTests {
     /// differed at 43 of 300 such addresses of the release + ReleaseChecks build.
     @Test(.enabled(if: Self.symbolizer != nil, "llvm-symbolizer is not installed"))
     func thisBinaryIsReadAsLlvmSymbolizerReadsIt() throws {
-        let path = try #require(Self.executablePath)
-        let text = try #require(InlinedCallSites.textRange(inImageAt: path))
-        let count: UInt64 = 300
-        let addresses = (0..<count).map { text.lowerBound + (text.upperBound - text.lowerBound) / count * $0 }
-        let expected = try Self.symbolize(addresses, in: path)
-        try #require(expected.count == addresses.count)
+        let (path, addresses, expected) = try Self.sampledAndSymbolized()
         var compared = 0
         var inlined = 0
         for (address, frames) in zip(addresses, expected) {
@@ -109,12 +104,7 @@ struct InlinedCallSitesTests {
     /// one the library's own line-table reader gives, file and line.
     @Test(.enabled(if: Self.symbolizer != nil, "llvm-symbolizer is not installed"))
     func thisBinarysLineTableIsReadAsLlvmSymbolizerReadsIt() throws {
-        let path = try #require(Self.executablePath)
-        let text = try #require(InlinedCallSites.textRange(inImageAt: path))
-        let count: UInt64 = 300
-        let addresses = (0..<count).map { text.lowerBound + (text.upperBound - text.lowerBound) / count * $0 }
-        let expected = try Self.symbolize(addresses, in: path)
-        try #require(expected.count == addresses.count)
+        let (path, addresses, expected) = try Self.sampledAndSymbolized()
         var compared = 0
         var withLine = 0
         for (address, frames) in zip(addresses, expected) {
@@ -172,6 +162,17 @@ struct InlinedCallSitesTests {
         let directories = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":")
         return directories.map { "\($0)/llvm-symbolizer" }.first { FileManager.default.isExecutableFile(atPath: $0) }
     }()
+
+    /// This binary's path, 300 addresses spread over its code, and llvm-symbolizer's frames for each.
+    static func sampledAndSymbolized() throws -> (path: String, addresses: [UInt64], frames: [[String]]) {
+        let path = try #require(executablePath)
+        let text = try #require(InlinedCallSites.textRange(inImageAt: path))
+        let count: UInt64 = 300
+        let addresses = (0..<count).map { text.lowerBound + (text.upperBound - text.lowerBound) / count * $0 }
+        let frames = try symbolize(addresses, in: path)
+        try #require(frames.count == addresses.count)
+        return (path, addresses, frames)
+    }
 
     /// Per address, each frame's "file:line" (innermost first), "-" where the line is 0.
     static func symbolize(_ addresses: [UInt64], in path: String) throws -> [[String]] {
