@@ -4,7 +4,7 @@ import Foundation
 import Schedulable
 import Testing
 
-/// DESIGN.md "Semantics that must hold": a check passes iff the current context is the owner.
+/// The Threading Model article's opening sentence: a check passes iff the current context is the owner.
 @Suite("Ownership semantics")
 struct CoreSemanticsTests {
     @Test func accessOnOwnerQueueThroughSchedulerPasses() async {

@@ -3,7 +3,7 @@ import Schedulable
 import Testing
 
 /// Checking never changes what a program does: a protected object lives exactly as long as it would
-/// unprotected (DESIGN.md, "Semantics").
+/// unprotected (ARCHITECTURE.md, "Invariants").
 @Suite("Lifetime: confinement keeps nothing alive")
 struct LifetimeTests {
     /// The shape seen protecting GRDB's `Database`: the object's own queue retains it (here as

@@ -3,7 +3,7 @@
 //
 // Swift has no thread-local storage of its own; a C `_Thread_local` read through a `static inline`
 // function compiles to one TLS load that the Swift optimizer can inline into @inlinable checks, with
-// no lock, no allocation and no Foundation (DESIGN.md, layer 2).
+// no lock, no allocation and no Foundation (ARCHITECTURE.md, "Layers").
 
 #ifndef C_SCHEDULABLE_CONTEXT_H
 #define C_SCHEDULABLE_CONTEXT_H

@@ -11,10 +11,9 @@ extension ConfinementRecord {
     @_transparent  // inlined even at -Onone, where checks run by default
     var _passesFastPath: Bool {
         #if DEBUG
-        // The same load and compare, inlined even at -Onone (`always_inline`). There the two C calls,
-        // the stdlib call for the word's address and handing `self` to `AtomicWord` as `AnyObject`
-        // (a retain and a release) cost ~100 instructions per check (`assertIsolated()`: 581 against
-        // 479; Benchmarks/README.md, "Debug builds").
+        // The same load and compare, inlined even at -Onone (`always_inline`), where the Swift spelling
+        // would be two C calls, a stdlib call for the word's address and a retain and release of `self`
+        // passed as `AnyObject` on every check (the debug rows of Thresholds/instructions.tsv hold it).
         csched_record_passes_fast_path(Unmanaged.passUnretained(self).toOpaque())
         #else
         _CurrentToken.isCurrent(AtomicWord.loadRelaxed(firstIn: self))

@@ -56,8 +56,8 @@ extension ConfinementRecord: VerdictRecord {
     package func transfer(to newOwner: ExecutionContext?, member: ConfinedMemberReference) {
         bind(to: newOwner, at: member.bindSite ?? .none, event: newOwner == nil ? .detach : .handOff)
         // A transfer's member is `handOff(to:)` or `detach()`, a method: rebuilt from its trivial parts
-        // rather than copied, which went through the enum's value witness (about 100 instructions per
-        // transfer with the debug tier's history, `handOffRoundTrip`).
+        // rather than copied, which would go through the enum's value witness on every transfer (the
+        // `handOffRoundTrip` threshold holds it).
         if case .method(let name, let callSite) = member {
             recordLegitimateAccess(.method(name, callSite: callSite))
         } else {

@@ -296,7 +296,7 @@ let matrixTable: [MatrixOwner: [MatrixContext: MatrixCell]] = [
     ],
 ]
 
-/// A cell whose observed answer differs from DESIGN.md and is not fixed yet: what it does today (the
+/// A cell whose observed answer differs from the Threading Model article and is not fixed yet: what it does today (the
 /// suite holds it to that too, so a change either way is seen) and the gap it shows.
 struct MatrixKnownGap: Sendable {
     var observed: MatrixAnswer
