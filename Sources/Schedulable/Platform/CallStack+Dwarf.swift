@@ -21,8 +21,7 @@ extension RuntimeImages {
         for frame in named.frames {
             guard var physical = convert(frame, map) else { continue }
             guard let (path, offset) = imageOffset(frame.captured.adjustedProgramCounter, map),
-                  let sites = InlinedCallSites.sites(inImageAt: path, offsetFromMapping: offset),
-                  let row = InlinedCallSites.line(inImageAt: path, offsetFromMapping: offset)
+                  let (sites, row) = InlinedCallSites.location(inImageAt: path, offsetFromMapping: offset)
             else {
                 frames += wholly(frame.captured, map) ?? [physical]
                 continue
@@ -45,8 +44,7 @@ extension RuntimeImages {
         else { return nil }
         let function = named.frames.last?.symbol?.rawName
         guard let (path, offset) = imageOffset(named.frames.last?.captured.adjustedProgramCounter, map),
-              let sites = InlinedCallSites.sites(inImageAt: path, offsetFromMapping: offset),
-              let row = InlinedCallSites.line(inImageAt: path, offsetFromMapping: offset)
+              let (sites, row) = InlinedCallSites.location(inImageAt: path, offsetFromMapping: offset)
         else { return (function, nil, nil) }
         if let outermost = sites.first { return (function, outermost.callFile, outermost.callLine) }
         return (function, row.path, row.line > 0 ? row.line : nil)

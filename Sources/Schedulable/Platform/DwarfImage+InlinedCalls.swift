@@ -11,7 +11,7 @@ extension DwarfImage {
     /// has no line program, `nil` when it cannot be read.
     func fileNames(_ unit: Unit) -> [String?]? {
         guard unit.root[DW.stmtList] != nil else { return [nil] }
-        return lineProgram(unit)?.files
+        return lines(of: unit)?.files
     }
 
     /// The unit holding the entry at file offset `offset`.
@@ -41,10 +41,22 @@ extension DwarfImage {
     /// The inlined calls containing `address`, outermost first; `nil` if no DWARF 2–4 unit's function
     /// contains it, or what is on the way cannot be read.
     func inlinedCalls(at address: UInt64) -> [InlinedCallSites.Site]? {
-        guard let unit = unit(containing: address),
-              let table = abbreviations(at: unit.abbreviationOffset), let files = fileNames(unit)
-        else { return nil }
+        unit(containing: address).flatMap { inlinedCalls(at: address, in: $0) }
+    }
+
+    /// The same, in `unit` (which holds `address`).
+    func inlinedCalls(at address: UInt64, in unit: Unit) -> [InlinedCallSites.Site]? {
+        guard let table = abbreviations(at: unit.abbreviationOffset), let files = fileNames(unit) else { return nil }
         return inlinedCalls(at: address, in: unit, abbreviations: table, files: files)
+    }
+
+    /// The inlined calls containing `address` and the line table's row for it, from one look-up of its
+    /// unit; `nil` if either cannot be said.
+    func location(at address: UInt64) -> (sites: [InlinedCallSites.Site], row: (path: String?, line: Int, column: Int))? {
+        guard let unit = unit(containing: address), let sites = inlinedCalls(at: address, in: unit),
+              let row = lineRow(at: address, in: unit)
+        else { return nil }
+        return (sites, row)
     }
 
     /// Walks a unit's entries to the function containing `address` and collects the inlined entries

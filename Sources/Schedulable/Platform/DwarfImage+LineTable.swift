@@ -61,19 +61,23 @@ extension DwarfImage {
     /// The file, line and column the line table gives `address` (a link-time address); `nil` if no DWARF
     /// 2–4 unit covers it or its program cannot be read, and a `line` of 0 where the row says so.
     func lineRow(at address: UInt64) -> (path: String?, line: Int, column: Int)? {
-        guard let unit = unit(containing: address) else { return nil }
-        // Decoded once per unit and kept (a unit's table is small; a report's frames are in few units).
-        let known: DwarfLineTable?? = lineTables.withLock { $0[unit.range.lowerBound] }
-        let decoded: DwarfLineTable?
-        if let known {
-            decoded = known
-        } else {
-            decoded = lineProgram(unit).flatMap(lineTable)
-            lineTables.withLock { $0[unit.range.lowerBound] = .some(decoded) }
-        }
-        guard let table = decoded, let row = table.row(at: address) else { return nil }
+        unit(containing: address).flatMap { lineRow(at: address, in: $0) }
+    }
+
+    /// The same, in `unit` (which holds `address`).
+    func lineRow(at address: UInt64, in unit: Unit) -> (path: String?, line: Int, column: Int)? {
+        guard let table = lines(of: unit), let row = table.row(at: address) else { return nil }
         let path = Int(row.file) < table.files.count ? table.files[Int(row.file)] : nil
         return (path, Int(row.line), Int(row.column))
+    }
+
+    /// The unit's line table, decoded on the first question and kept (a unit's table is small; a
+    /// report's frames are in few units); `nil` if the unit has none or it cannot be read.
+    func lines(of unit: Unit) -> DwarfLineTable? {
+        if let known = lineTables.withLock({ $0[unit.range.lowerBound] }) { return known }
+        let decoded = lineProgram(unit).flatMap(lineTable)
+        lineTables.withLock { $0[unit.range.lowerBound] = .some(decoded) }
+        return decoded
     }
 
     /// The unit's line program header; `nil` if the unit has none or it cannot be read.

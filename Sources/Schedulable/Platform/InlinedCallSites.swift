@@ -75,6 +75,17 @@ enum InlinedCallSites {
         return overflow ? nil : image.lineRow(at: address)
     }
 
+    /// The inlined calls (as ``sites(inImageAt:offsetFromMapping:)``) and the line table's row (as
+    /// ``line(inImageAt:offsetFromMapping:)``) at one address, with one look-up of its image and unit;
+    /// `nil` when either cannot be said.
+    static func location(
+        inImageAt path: String, offsetFromMapping offset: UInt64
+    ) -> (sites: [Site], row: (path: String?, line: Int, column: Int))? {
+        guard let image = image(at: path) else { return nil }
+        let (address, overflow) = image.linkBase.addingReportingOverflow(offset)
+        return overflow ? nil : image.location(at: address)
+    }
+
     /// The same for an address as DWARF spells it (a link-time address).
     static func line(inImageAt path: String, fileAddress: UInt64) -> (path: String?, line: Int, column: Int)? {
         image(at: path)?.lineRow(at: fileAddress)
