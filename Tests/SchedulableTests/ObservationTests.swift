@@ -17,6 +17,11 @@ private final class ObservedHandOff: ConfinedObject, @unchecked Sendable {
     func touch() { preconditionIsolated() }
 }
 
+private final class ObservedExplicitHandOff: ConfinedObject, @unchecked Sendable {
+    let confinement = Confinement.observed()
+    func touch() { preconditionIsolated() }
+}
+
 private final class ObservedShared: ConfinedObject, @unchecked Sendable {
     let confinement = Confinement.observed()
     func touch() { preconditionIsolated() }
@@ -123,6 +128,25 @@ struct ObservationTests {
         let type = try #require(ObservedType("ObservedHandOff"))
         #expect(type.instances.count == 60)
         #expect(type.instances.allSatisfy { type.steps($0) == ["scheduler:observe.first", "scheduler:observe.second"] })
+    }
+
+    /// An explicit hand-off is the step, at its line: the new owner's uses then take the fast path.
+    @Test func anExplicitHandOffIsAStepAtItsLine() throws {
+        var handOffLine = 0
+        for _ in 0..<60 {
+            let service = ObservedExplicitHandOff()
+            first.sync { service.touch() }
+            first.sync { handOffLine = #line; service.handOff(to: second) }
+            for _ in 0..<3 { second.sync { service.touch() } }
+        }
+        let type = try #require(ObservedType("ObservedExplicitHandOff"))
+        #expect(type.instances.count == 60)
+        #expect(type.instances.allSatisfy { type.steps($0) == ["scheduler:observe.first", "scheduler:observe.second"] })
+        let step = try #require((type.instances.first?["steps"] as? [[String: Any]])?.last)
+        #expect(step["member"] as? String == "handOff(to:)")
+        let site = try #require(step["site"] as? [String: Any])
+        #expect(site["file"] as? String == "SchedulableTests/ObservationTests.swift")
+        #expect(site["line"] as? Int == handOffLine)
     }
 
     @Test func aReturnToAnEarlierContextIsAStepOfItsOwn() throws {

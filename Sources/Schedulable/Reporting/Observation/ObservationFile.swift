@@ -102,6 +102,8 @@ struct ObservationFile {
     /// Where a step happened: for a method guard, the line that called the method (the guard's own line
     /// when that caller is the library's); for a property, the access.
     private static func site(of violation: ConfinementViolation) -> String {
+        // A hand-off's step is at its call, which the library's own frame made.
+        if transferMembers.contains(violation.member), let callSite = violation.callSite { return location(callSite) }
         let isMethod = violation.member.hasSuffix(")")
         guard let frame = (isMethod ? violation.callerOfAccessSite : nil) ?? violation.accessSite,
             let line = frame.line, let fileID = frame.fileID
@@ -112,6 +114,9 @@ struct ObservationFile {
         if let path = frame.file, path.hasPrefix("/") { fields.append(("path", JSON.string(path))) }
         return JSON.object(fields)
     }
+
+    /// The members that move an object: a step of theirs is where they were called.
+    private static let transferMembers: Set<String> = ["handOff(to:)", "detach()"]
 
     private static func location(_ location: CodeLocation) -> String {
         JSON.object([("file", JSON.string(location.fileID)), ("line", String(location.line))])

@@ -75,11 +75,12 @@ package final class ObservationStore: Sendable {
     /// - Parameters:
     ///   - object: The protected object.
     ///   - observedAt: Where its `Confinement.observed()` was created.
+    ///   - context: The context the step is in: here, or a hand-off's new owner.
     ///   - build: The violation of this use.
     package func recordObserved(
-        _ object: AnyObject, observedAt: CodeLocation?, build: () -> ConfinementViolation
+        _ object: AnyObject, observedAt: CodeLocation?, in context: ObservedContext = CurrentExecution.observed,
+        build: () -> ConfinementViolation
     ) {
-        let context = CurrentExecution.observed
         let type: AnyObject.Type = Swift.type(of: object)
         let name = state.withLock { $0.names[ObjectIdentifier(type)] } ?? {
             let name = String(describing: type)
