@@ -54,6 +54,9 @@ struct AdoptionPlan: Sendable {
                 : "ConfinedObject is a class protocol (a \(type.kind.rawValue) is a value or a requirement, not an object with an owner)"
             throw AuditError("'\(type.qualifiedName)' is \(type.kind == .enum || type.kind == .actor ? "an" : "a") \(type.kind.rawValue), not a class: \(why)")
         }
+        if let actor = file.attributes(before: type.keyword).first(where: { $0.hasSuffix("Actor") }) {
+            throw AuditError("'\(type.qualifiedName)' is isolated to @\(actor), which the compiler checks; it cannot also have a confinement (a nonisolated requirement)")
+        }
         let site = Self.position(type.nameToken, in: file)
         if let how = Self.conformance(of: type, in: file, declared: declared, files: files, seen: []) {
             notes.append(Note(path: file.path, line: site.line, column: site.column, message: "'\(type.qualifiedName)' already conforms to ConfinedObject (\(how)); nothing to adopt"))
@@ -77,9 +80,20 @@ struct AdoptionPlan: Sendable {
         add(SourceInsertion(line: headLine, column: end, text: clause), in: file, at: type.nameToken,
             "add ConfinedObject to the inheritance clause of '\(type.qualifiedName)'")
         if !file.imports("Schedulable") {
-            let line = file.lastImportLine().map { $0 + 1 } ?? file.tokens.first?.line ?? 0
-            add(SourceInsertion(line: line, column: 0, text: "import Schedulable\n"), in: file, at: type.keyword,
-                "add 'import Schedulable' (the file does not import it)")
+            let text = lines[file.path] ?? []
+            let insertion: SourceInsertion
+            if let last = file.lastImportLine() {
+                insertion = SourceInsertion(line: last + 1, column: 0, text: "import Schedulable\n")
+            } else {
+                // Before the first declaration and the comment lines right above it (its documentation),
+                // after a header that a blank line separates.
+                var line = file.tokens.first?.line ?? 0
+                while line > 0, ["//", "/*", "*"].contains(where: text[line - 1].trimmingPrefix(while: \.isWhitespace).hasPrefix) {
+                    line -= 1
+                }
+                insertion = SourceInsertion(line: line, column: 0, text: "import Schedulable\n\n")
+            }
+            add(insertion, in: file, at: type.keyword, "add 'import Schedulable' (the file does not import it)")
         }
         let members = file.members(open: type.openBrace, close: type.closeBrace)
         if let existing = members.first(where: { $0.nameToken.map { file.tokens[$0].text } == "confinement" && ($0.kind == .variable || $0.kind == .constant) }) {
@@ -88,7 +102,7 @@ struct AdoptionPlan: Sendable {
             let insertion = Self.firstStatement(Self.observeRecord, open: type.openBrace, close: type.closeBrace, in: file, lines: lines[file.path] ?? [])
             add(insertion, in: file, at: type.openBrace, "add '\(Self.observeRecord)' as the first member: owner unknown, observe each instance")
         }
-        for member in members {
+        for member in members where member.nameToken.map({ file.tokens[$0].text }) != "confinement" {
             if let reason = Self.skipReason(forStored: member, in: file) {
                 if let reason { skip(member.nameToken ?? member.keyword, in: file, reason) }
                 continue
@@ -111,8 +125,14 @@ struct AdoptionPlan: Sendable {
                 }
                 guard let braces = member.body else { continue }
                 let insertion = Self.firstStatement(Self.guardStatement, open: braces.open, close: braces.close, in: source, lines: lines[source.path] ?? [])
-                add(insertion, in: source, at: member.nameToken ?? member.keyword,
-                    "guard method '\(source.displayName(of: member))' with \(Self.guardStatement)")
+                var message = "guard method '\(source.displayName(of: member))' with \(Self.guardStatement)"
+                if let expression = source.implicitlyReturnedExpression(of: member) {
+                    // The body was one expression returned implicitly; after the guard it needs `return`.
+                    let token = source.tokens[expression]
+                    edits[source.path, default: []].append(SourceInsertion(line: token.line, column: token.column, text: "return "))
+                    message += ", and 'return' before the expression the body returned implicitly"
+                }
+                add(insertion, in: source, at: member.nameToken ?? member.keyword, message)
             }
         }
         notes.sort { ($0.path, $0.line, $0.column) < ($1.path, $1.line, $1.column) }

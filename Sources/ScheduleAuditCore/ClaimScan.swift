@@ -120,7 +120,10 @@ enum ClaimScan {
     private static func assumeIsolated(in file: SourceFile) -> [Claim] {
         let tokens = file.tokens
         return tokens.indices.compactMap { index in
-            guard tokens[index].isIdentifier("assumeIsolated"), index > 0, tokens[index - 1].isPunctuation(".") else { return nil }
+            // A call: `.assumeIsolated {` or `.assumeIsolated(`; not an enum case of the same name.
+            guard tokens[index].isIdentifier("assumeIsolated"), index > 0, tokens[index - 1].isPunctuation("."),
+                index + 1 < tokens.count, tokens[index + 1].isPunctuation("{") || tokens[index + 1].isPunctuation("(")
+            else { return nil }
             let receiver = index > 1 && tokens[index - 2].kind == .identifier ? "'\(tokens[index - 2].text)'" : "an actor"
             let site = AdoptionPlan.position(index, in: file)
             return Claim(

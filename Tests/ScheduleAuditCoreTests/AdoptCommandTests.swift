@@ -146,6 +146,7 @@ struct AdoptCommandTests {
         ("enum Mode { case a }", "Mode", "error: 'Mode' is an enum, not a class: ConfinedObject is a class protocol"),
         ("actor Bank { var cash = 0 }", "Bank", "error: 'Bank' is an actor, not a class: an actor isolates its state already"),
         ("protocol Sink {}", "Sink", "error: 'Sink' is a protocol, not a class"),
+        ("@MainActor\nfinal class Screen {}", "Screen", "error: 'Screen' is isolated to @MainActor, which the compiler checks"),
         ("final class Uploader {}", "Uploder", "error: no class named 'Uploder' in the sources; did you mean 'Uploader'?\n"),
         ("final class Uploader {}", "Missing", "error: no class named 'Missing' in the sources\n"),
     ])

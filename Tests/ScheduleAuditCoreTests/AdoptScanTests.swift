@@ -13,6 +13,7 @@ struct AdoptScanTests {
             final class T {
                 private(set) var count = 0 { didSet { print("}") } }
                 var limit: Int
+                var outcome: Result<Int, any Error>?
                 @objc public var label: String? = "{"
                 nonisolated(unsafe) var loose = 0
                 #if DEBUG
@@ -30,6 +31,7 @@ struct AdoptScanTests {
                 let confinement = Confinement.observed()
                 @Confined private(set) var count = 0 { didSet { print("}") } }
                 @Confined var limit: Int
+                @Confined var outcome: Result<Int, any Error>?
                 @objc @Confined public var label: String? = "{"
                 @Confined nonisolated(unsafe) var loose = 0
                 #if DEBUG
@@ -73,7 +75,7 @@ struct AdoptScanTests {
                 public func value<T>(
                     for key: Key,
                     default make: () -> T = { fatalError("}") }
-                ) -> Value? where T: Equatable { assertIsolated(); items[key] }
+                ) -> Value? where T: Equatable { assertIsolated(); return items[key] }
                 func empty() { assertIsolated() }
             }
             """.replacingOccurrences(of: "func empty() { assertIsolated() }", with: "func empty() {\n        assertIsolated()\n    }"))
@@ -180,11 +182,82 @@ struct AdoptScanTests {
 
     @Test func theImportGoesAfterTheLastImportOrBeforeTheFirstCode() throws {
         let bare = try TemporarySources(["A.swift": "// Header.\n\nclass T {}\n"])
-        #expect(try bare.adopted("T") == "// Header.\n\nimport Schedulable\nclass T: ConfinedObject {\n    let confinement = Confinement.observed()\n}\n")
+        #expect(try bare.adopted("T") == "// Header.\n\nimport Schedulable\n\nclass T: ConfinedObject {\n    let confinement = Confinement.observed()\n}\n")
+        let documented = try TemporarySources(["A.swift": "/// T.\n/* more */\nclass T {}\n"])
+        #expect(try documented.adopted("T").hasPrefix("import Schedulable\n\n/// T.\n/* more */\nclass T: ConfinedObject {"))
         let imported = try TemporarySources(["A.swift": "@preconcurrency import Schedulable\nclass T {}\n"])
         #expect(try imported.plan("T").notes.map(\.message) == [
             "add ConfinedObject to the inheritance clause of 'T'",
             "add 'let confinement = Confinement.observed()' as the first member: owner unknown, observe each instance",
         ])
+    }
+
+    @Test func otherUsesOfTypeKeywordsAreNotDeclarations() throws {
+        let sources = try TemporarySources(["A.swift": """
+            import struct Foundation.Date
+            func wake(_ actors: [Int]) {
+                for actor in actors { print(actor) }
+            }
+            protocol Sink: class {}
+            final class T {
+                var n = 0
+            }
+            """])
+        #expect(try sources.plan("T").notes.map(\.message).contains("wrap stored property 'n' in @Confined"))
+        let declared = SourceFile(path: "A.swift", text: try sources.read("A.swift")).typeDeclarations()
+        #expect(declared.map(\.qualifiedName) == ["Sink", "T"])
+    }
+
+    @Test func anImportInsideIfGoesAfterItsEndif() throws {
+        let sources = try TemporarySources(["A.swift": "#if canImport(Darwin)\nimport Darwin\n#endif\nclass T {}\n"])
+        #expect(try sources.adopted("T").hasPrefix("#if canImport(Darwin)\nimport Darwin\n#endif\nimport Schedulable\nclass T: ConfinedObject {"))
+    }
+
+    @Test func sourcesAreEverySwiftFileBelowTheDirectoryButHiddenOnes() throws {
+        let sources = try TemporarySources(["B/b.swift": "", "a.swift": "", ".build/x.swift": "", "c.txt": ""])
+        #expect(try SwiftSources.load(directories: [sources.root + "/."]).map(\.path) == [
+            sources.root + "/./B/b.swift", sources.root + "/./a.swift",
+        ])
+    }
+
+    @Test func aDeclaredConfinementIsKept() throws {
+        let sources = try TemporarySources(["A.swift": "import Schedulable\nfinal class T {\n    let confinement = Confinement()\n}\n"])
+        #expect(try sources.plan("T").notes.map(\.message) == [
+            "add ConfinedObject to the inheritance clause of 'T'",
+            "'confinement' is declared already: kept as it is (it must be a 'let' of type Confinement)",
+        ])
+    }
+
+    @Test func aBodyThatReturnedItsExpressionImplicitlyGetsAReturn() throws {
+        let sources = try TemporarySources(["A.swift": """
+            import Schedulable
+            final class T {
+                func one() -> Int { 1 }
+                func branch(_ x: Bool) -> Int {
+                    if x { 1 } else { 2 }
+                }
+                func mapped() throws(E) -> [Int] { [1].map { $0 } }
+                func explicit() -> Int { if true { return 1 }; return 2 }
+                func trap() -> Int { fatalError("}") }
+                func void() -> Void { print(1) }
+                func call(_ f: () -> Int) { _ = f() }
+            }
+            """])
+        #expect(try sources.adopted("T") == """
+            import Schedulable
+            final class T: ConfinedObject {
+                let confinement = Confinement.observed()
+                func one() -> Int { assertIsolated(); return 1 }
+                func branch(_ x: Bool) -> Int {
+                    assertIsolated()
+                    return if x { 1 } else { 2 }
+                }
+                func mapped() throws(E) -> [Int] { assertIsolated(); return [1].map { $0 } }
+                func explicit() -> Int { assertIsolated(); if true { return 1 }; return 2 }
+                func trap() -> Int { assertIsolated(); fatalError("}") }
+                func void() -> Void { assertIsolated(); print(1) }
+                func call(_ f: () -> Int) { assertIsolated(); _ = f() }
+            }
+            """)
     }
 }

@@ -37,6 +37,7 @@ struct ClaimsCommandTests {
         func render() {
             MainActor.assumeIsolated { print("main") }
         }
+        let kind = Claim.Kind.assumeIsolated  // "nonisolated(unsafe) var x = 0"
         """
 
     static let contexts = """

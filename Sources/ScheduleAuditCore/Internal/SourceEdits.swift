@@ -104,13 +104,8 @@ enum SwiftSources {
             guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
                 throw AuditError("source directory '\(directory)' does not exist; pass '--sources <dir>'")
             }
-            let root = URL(fileURLWithPath: directory)
-            guard let walker = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil, options: [.skipsHiddenFiles])
-            else { continue }
-            var relatives: [String] = []
-            for case let url as URL in walker where url.pathExtension == "swift" {
-                let relative = url.path.dropFirst(root.standardizedFileURL.path.count).drop { $0 == "/" }
-                relatives.append(String(relative))
+            let relatives = (FileManager.default.subpaths(atPath: directory) ?? []).filter { relative in
+                relative.hasSuffix(".swift") && !relative.split(separator: "/").contains { $0.hasPrefix(".") }
             }
             for relative in relatives.sorted() {
                 let path = directory.hasSuffix("/") ? directory + relative : directory + "/" + relative

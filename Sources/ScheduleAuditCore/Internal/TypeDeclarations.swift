@@ -82,8 +82,9 @@ extension SourceFile {
             index + 1 < tokens.count, tokens[index + 1].kind == .identifier,
             !Self.declarationStarters.contains(tokens[index + 1].text)
         else { return nil }
+        // `.class`, `P: class`, `import struct M.T`: the keyword, but no declaration.
         if index > 0, tokens[index - 1].isPunctuation(".") || tokens[index - 1].isPunctuation(":")
-            || tokens[index - 1].isPunctuation(",") {
+            || tokens[index - 1].isPunctuation(",") || tokens[index - 1].isIdentifier("import") {
             return nil
         }
         // The name; an extension's may be qualified (`Outer.Inner`).
@@ -100,6 +101,11 @@ extension SourceFile {
             headEnd = close
             cursor = close + 1
         }
+        // A declaration's name is followed by its generic, inheritance or `where` clause or its body;
+        // anything else (`for actor in actors {`) is another use of the word.
+        guard cursor < tokens.count, tokens[cursor].isPunctuation(":") || tokens[cursor].isPunctuation("{")
+            || tokens[cursor].isIdentifier("where") || headEnd > nameEnd
+        else { return nil }
         var inheritance = cursor..<cursor
         if cursor < tokens.count, tokens[cursor].isPunctuation(":") {
             let start = cursor + 1
@@ -158,8 +164,42 @@ extension SourceFile {
         tokens.indices.dropLast().contains { tokens[$0].isIdentifier("import") && tokens[$0 + 1].isIdentifier(module) }
     }
 
-    /// The 0-based line of the last `import`, or `nil` without imports.
+    /// The 0-based line after which a new `import` goes: the last `import`'s, or the `#endif` that
+    /// closes the `#if` around it (an import added inside would be conditional); `nil` without imports.
     func lastImportLine() -> Int? {
-        tokens.lastIndex { $0.isIdentifier("import") }.map { tokens[$0].line }
+        guard let last = tokens.lastIndex(where: { $0.isIdentifier("import") }) else { return nil }
+        var depth = 0
+        for index in tokens.indices {
+            if tokens[index].isIdentifier("#if") {
+                depth += 1
+            } else if tokens[index].isIdentifier("#endif") {
+                depth -= 1
+                if index > last, depth == 0 { return tokens[index].line }
+            }
+            if index == last, depth == 0 { return tokens[index].line }
+        }
+        return tokens[last].line
+    }
+
+    /// The attributes written before a declaration's keyword (`MainActor` for `@MainActor final class`).
+    func attributes(before keyword: Int) -> [String] {
+        var names: [String] = []
+        var index = keyword - 1
+        while index >= 0 {
+            if tokens[index].isPunctuation(")"), let open = tokens[..<index].lastIndex(where: { $0.isPunctuation("(") }) {
+                index = open - 1  // an attribute's or modifier's arguments: `@available(…)`, `private(set)`
+                continue
+            }
+            guard tokens[index].kind == .identifier else { break }
+            if index > 0, tokens[index - 1].isPunctuation("@") {
+                names.append(tokens[index].text)
+                index -= 2
+            } else if Self.memberModifiers.contains(tokens[index].text) {
+                index -= 1
+            } else {
+                break
+            }
+        }
+        return names.reversed()
     }
 }
