@@ -142,7 +142,7 @@ struct AdoptionPlan: Sendable {
     }
 
     /// How the class already conforms, or `nil`: `ConfinedObject` in its inheritance clause or an
-    /// extension's, or a superclass in the sources that conforms.
+    /// extension's, or a superclass or refining protocol in the sources that conforms.
     private static func conformance(
         of type: TypeDeclaration, in file: SourceFile, declared: [(file: Int, declaration: TypeDeclaration)],
         files: [SourceFile], seen: Set<String>
@@ -154,11 +154,16 @@ struct AdoptionPlan: Sendable {
                 return "declared in an extension in \(files[index].path)"
             }
         }
-        guard let superclass = type.inheritedNames(in: file).first, !seen.contains(superclass),
-            let parent = declared.first(where: { $0.declaration.kind == .class && $0.declaration.qualifiedName == superclass })
-        else { return nil }
-        return conformance(of: parent.declaration, in: files[parent.file], declared: declared, files: files, seen: seen.union([superclass]))
-            .map { _ in "inherited from '\(superclass)'" }
+        // A superclass, or a protocol that refines ConfinedObject, declared in the sources.
+        for name in type.inheritedNames(in: file) where !seen.contains(name) {
+            guard let parent = declared.first(where: {
+                ($0.declaration.kind == .class || $0.declaration.kind == .protocol) && $0.declaration.qualifiedName == name
+            }) else { continue }
+            if conformance(of: parent.declaration, in: files[parent.file], declared: declared, files: files, seen: seen.union([name])) != nil {
+                return "inherited from '\(name)'"
+            }
+        }
+        return nil
     }
 
     /// `nil` to wrap the member; `.some(nil)` to pass over it silently (not a stored variable);

@@ -132,6 +132,8 @@ struct AdoptCommandTests {
          "already conforms to ConfinedObject (declared in an extension in "),
         (["A.swift": "import Schedulable\nclass Base: Schedulable.ConfinedObject { let confinement = Confinement() }\nfinal class Store: Base {}\n"],
          "already conforms to ConfinedObject (inherited from 'Base')"),
+        (["A.swift": "import Schedulable\nprotocol Owned: ConfinedObject {}\nfinal class Store: NSObject, Owned { let confinement = Confinement() }\n"],
+         "already conforms to ConfinedObject (inherited from 'Owned')"),
     ])
     func aClassThatAlreadyConformsIsLeftAlone(files: [String: String], note: String) throws {
         let sources = try TemporarySources(files)

@@ -215,7 +215,7 @@ struct AdoptScanTests {
 
     @Test func sourcesAreEverySwiftFileBelowTheDirectoryButHiddenOnes() throws {
         let sources = try TemporarySources(["B/b.swift": "", "a.swift": "", ".build/x.swift": "", "c.txt": ""])
-        #expect(try SwiftSources.load(directories: [sources.root + "/."]).map(\.path) == [
+        #expect(try SwiftSources.load(directories: [sources.root + "/.", sources.root + "/./B"]).map(\.path) == [
             sources.root + "/./B/b.swift", sources.root + "/./a.swift",
         ])
     }

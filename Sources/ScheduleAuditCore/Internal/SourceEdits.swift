@@ -99,6 +99,7 @@ enum SwiftSources {
     /// text).
     static func load(directories: [String]) throws -> [(path: String, text: String)] {
         var files: [(path: String, text: String)] = []
+        var seen: Set<String> = []
         for directory in directories {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
@@ -109,6 +110,8 @@ enum SwiftSources {
             }
             for relative in relatives.sorted() {
                 let path = directory.hasSuffix("/") ? directory + relative : directory + "/" + relative
+                // A directory given twice, or inside another one given: each file once.
+                guard seen.insert(path).inserted else { continue }
                 guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
                     throw AuditError("cannot read '\(path)' as UTF-8 text")
                 }
