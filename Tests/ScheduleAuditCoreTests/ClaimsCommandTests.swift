@@ -49,11 +49,11 @@ struct ClaimsCommandTests {
         """
 
     /// An observation file with one type whose instances took the given steps (context ids, each
-    /// with a site on the line of its position).
-    static func observation(type: String, instances: [[Int]], record: String = #"{"kind": "observed"}"#) -> String {
+    /// with a site on the line of its position), with the keys the core's writer uses.
+    static func observation(type: String, instances: [[Int]], record: String = #"{"kind": "observed", "createdAt": {"file": "App/Cache.swift", "line": 3}}"#) -> String {
         let kept = instances.enumerated().map { serial, contexts in
             let steps = contexts.enumerated().map { index, context in
-                #"{"context": \#(context), "member": "items", "site": {"file": "App/Cache.swift", "line": \#(10 + index), "function": "f()"}}"#
+                #"{"context": \#(context), "member": "items", "site": {"file": "App/Cache.swift", "line": \#(10 + index), "function": "f()", "path": "/src/App/Cache.swift"}}"#
             }
             return #"{"serial": \#(serial + 1), "steps": [\#(steps.joined(separator: ", "))], "stepsDropped": 0}"#
         }
@@ -64,7 +64,7 @@ struct ClaimsCommandTests {
              "limits": {"instancesPerType": 64, "stepsPerInstance": 8, "contextsPerMember": 16},
              "contexts": \(contexts),
              "types": [{"type": "\(type)", "module": "App", "record": \(record),
-                        "instances": {"seen": \(instances.count), "dropped": 0},
+                        "instances": {"kept": \(instances.count), "droppedSteps": 0},
                         "members": [{"member": "items", "contexts": [\(used.joined(separator: ", "))], "contextsDropped": 0}],
                         "instanceSteps": [\(kept.joined(separator: ", "))]}]}
             """

@@ -50,16 +50,12 @@ struct ObservationFile: Decodable, Sendable {
         var boundAt: Site?
     }
 
-    struct Counts: Decodable, Sendable {
-        var seen: Int
-        var dropped: Int
-    }
-
     struct ObservedType: Decodable, Sendable {
         var type: String
         var module: String?
         var record: Record
-        var instances: Counts
+        // `instances` (counts) is not read: the kept steps are the evidence, and its keys changed
+        // between the format note and the writer (`seen`/`dropped`, `kept`/`droppedSteps`).
         var members: [Member]
         var instanceSteps: [Instance]
     }
