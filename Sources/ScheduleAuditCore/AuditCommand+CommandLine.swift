@@ -31,6 +31,10 @@ extension AuditCommand {
         EXIT STATUS: 0 audited (nothing found, or not --strict); 1 findings with --strict;
                      2 bad arguments or unreadable symbol graphs
 
+        SUBCOMMANDS (each with its own --help):
+          adopt <TypeName>     make a class observable: conformance, observe record, @Confined, guards
+          claims               list the @unchecked Sendable, nonisolated(unsafe) and assumeIsolated claims
+
         """
 
     /// The options an error lists after naming a bad argument.
@@ -59,8 +63,11 @@ extension AuditCommand {
     /// - Parameter arguments: The command-line arguments, without the program name.
     /// - Returns: The text for standard output and standard error, and the exit status.
     public static func main(arguments: [String]) -> (standardOutput: String, standardError: String, status: Int32) {
-        guard !arguments.isEmpty else {
+        guard let first = arguments.first else {
             return ("", usage, exitUsage)
+        }
+        if let result = subcommand(first, arguments: Array(arguments.dropFirst())) {
+            return result
         }
         do {
             switch try parse(arguments) {
@@ -74,6 +81,23 @@ extension AuditCommand {
             }
         } catch {
             return ("", "error: \(error)\nRun 'schedule-audit-tool --help' for usage.\n", exitUsage)
+        }
+    }
+
+    /// Runs the subcommand a first argument names, or returns `nil` when it names none (the plain
+    /// audit). Kept to one table so that other subcommands join it.
+    static func subcommand(_ name: String, arguments: [String]) -> (standardOutput: String, standardError: String, status: Int32)? {
+        let subcommands: [String: (usage: String, run: ([String]) throws -> (output: String, status: Int32))] = [
+            "adopt": (AdoptCommand.usage, { try AdoptCommand.parse(arguments: $0).run() }),
+            "claims": (ClaimsCommand.usage, { try ClaimsCommand.parse(arguments: $0).run() }),
+        ]
+        guard let subcommand = subcommands[name] else { return nil }
+        if arguments.contains(where: { $0 == "--help" || $0 == "-h" }) { return (subcommand.usage, "", exitSuccess) }
+        do {
+            let (output, status) = try subcommand.run(arguments)
+            return (output, "", status)
+        } catch {
+            return ("", "error: \(error)\nRun 'schedule-audit-tool \(name) --help' for usage.\n", exitUsage)
         }
     }
 }
