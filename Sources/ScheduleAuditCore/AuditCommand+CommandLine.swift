@@ -15,6 +15,7 @@ extension AuditCommand {
     public static let usage = """
         USAGE: schedule-audit-tool --module <symbol-graph-dir> [--module <dir> …] [--context <dir> …]
                                    [--format text|json] [--strict]
+               schedule-audit-tool <subcommand> [<argument> …]
 
         Lists the members of ConfinedObject classes that Schedulable's runtime checks cannot see.
         Most users run it through its plugin, which gathers the symbol graphs:
@@ -27,6 +28,9 @@ extension AuditCommand {
           --strict             exit with status 1 when anything is found
           -h, --help           print this help
           --version            print the version
+
+        SUBCOMMANDS ('schedule-audit-tool <subcommand> --help' for each):
+        \(subcommandsUsage)
 
         EXIT STATUS: 0 audited (nothing found, or not --strict); 1 findings with --strict;
                      2 bad arguments or unreadable symbol graphs
@@ -52,6 +56,8 @@ extension AuditCommand {
     /// Runs the whole program: what `schedule-audit-tool` prints and the status it exits with.
     ///
     /// - Without arguments: the usage on standard error, status 2 (``exitUsage``).
+    /// - A first argument that names a subcommand (`propose`, `apply`, …): that subcommand, with its
+    ///   own `--help` and errors.
     /// - `--help`, `-h`: the usage on standard output, status 0; `--version`: the version, status 0.
     /// - Bad arguments or unreadable graphs: `error: ` and what is wrong on standard error, status 2.
     /// - Otherwise the audit's output and status (see ``run()``).
@@ -61,6 +67,9 @@ extension AuditCommand {
     public static func main(arguments: [String]) -> (standardOutput: String, standardError: String, status: Int32) {
         guard !arguments.isEmpty else {
             return ("", usage, exitUsage)
+        }
+        if let subcommand = subcommands.first(where: { $0.name == arguments[0] }) {
+            return main(subcommand, arguments: Array(arguments.dropFirst()))
         }
         do {
             switch try parse(arguments) {
