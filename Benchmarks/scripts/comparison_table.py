@@ -278,6 +278,7 @@ def main():
     parser.add_argument("--bytes-release")
     parser.add_argument("--bytes-checks")
     parser.add_argument("--storm")
+    parser.add_argument("--observe")
     parser.add_argument("--debug-ns")
     parser.add_argument("--instr-debug")
     parser.add_argument("--workload")
@@ -364,6 +365,20 @@ def main():
         out.append("|---:|---:|---|---|")
         out.append(f"| {float(storm.get('ns per violation', 'nan')):.0f} | {storm.get('violations per second', '?')} | "
                    f"{storm.get('output', '?')} | {storm.get('counted', '?')} |")
+    if args.observe:
+        # KernelRunner observe: row, ns per check (medians of 5 timed loops, release + ReleaseChecks).
+        rows = []
+        with open(args.observe) as handle:
+            for line in handle:
+                if "\t" in line:
+                    name, ns = line.rstrip("\n").split("\t", 1)
+                    rows.append((name, float(ns)))
+        out.append("\n**Observation (`KernelRunner observe`, release + ReleaseChecks): ns per check while "
+                   "observing owners; only a miss records anything**\n")
+        out.append("| Check | ns per check (median of 5) |")
+        out.append("|---|---:|")
+        for name, ns in rows:
+            out.append(f"| {name} | {ns:.1f} |")
     if args.workload:
         # scripts/workload.sh's table, as it printed it (medians of its interleaved rounds).
         out.append("\n**Realistic workload (`scripts/workload.sh`): three confined services hopping between a "

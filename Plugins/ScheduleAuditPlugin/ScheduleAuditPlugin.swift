@@ -2,14 +2,14 @@ import Foundation
 import PackagePlugin
 
 /// `swift package schedule-audit [--target NAME …] [--format text|json] [--strict]`, or
-/// `swift package schedule-audit <subcommand> …` (`propose`, `apply`, …).
+/// `swift package schedule-audit <subcommand> …` (`adopt`, `claims`, `propose`, `apply`).
 ///
 /// Gathers symbol graphs with SwiftPM and hands them to `schedule-audit-tool`, which holds the logic
 /// (a plugin cannot depend on a library target, and a plain target can be unit-tested). Subcommands
 /// need no graphs: their arguments go to the tool unchanged, run in the package's directory.
 ///
 /// The plugin declares no write permission: SwiftPM would then ask for it on every run, the plain
-/// audit included. `apply --apply` writes the sources, which `--allow-writing-to-package-directory`
+/// audit included. `adopt --apply` and `apply --apply` write the sources, which `--allow-writing-to-package-directory`
 /// allows where a sandbox applies (macOS); the tool's error says so when a write is refused.
 @main
 struct ScheduleAuditPlugin: CommandPlugin {
@@ -26,17 +26,21 @@ struct ScheduleAuditPlugin: CommandPlugin {
           -h, --help           print this help
 
         SUBCOMMANDS (their arguments go to schedule-audit-tool, run in the package directory):
+          adopt <TypeName> [--sources <dir> …] [--apply]
+              make a class observable; --apply edits the sources
+          claims [--sources <dir> …] [--observations <file-or-dir> …]
+              list the Swift 6 claims a run can test, and mark them from observation files
           propose [<file-or-dir> …] [--output <file>]
               merge observation files into a proposal and print its table
           apply [<proposal.json>] [--sources <dir> …] [--apply]
-              the proposal as diagnostics and a diff; --apply edits the sources (where a sandbox
-              applies, pass --allow-writing-to-package-directory to swift package)
+              the proposal as diagnostics and a diff; --apply edits the sources
+          Where a sandbox applies (macOS), writing needs 'swift package --allow-writing-to-package-directory'.
           'swift package schedule-audit <subcommand> --help' prints a subcommand's own help
         """
 
     /// The subcommands whose arguments go to `schedule-audit-tool` unchanged (its table of them is
     /// `AuditCommand.subcommands`; a plugin cannot link that target to read it).
-    static let subcommands: Set<String> = ["propose", "apply"]
+    static let subcommands: Set<String> = ["adopt", "claims", "propose", "apply"]
 
     func performCommand(context: PluginContext, arguments: [String]) async throws {
         if let name = arguments.first, Self.subcommands.contains(name) {

@@ -29,11 +29,14 @@ extension AuditCommand {
           -h, --help           print this help
           --version            print the version
 
-        SUBCOMMANDS ('schedule-audit-tool <subcommand> --help' for each):
-        \(subcommandsUsage)
-
         EXIT STATUS: 0 audited (nothing found, or not --strict); 1 findings with --strict;
                      2 bad arguments or unreadable symbol graphs
+
+        SUBCOMMANDS (each with its own --help):
+          adopt <TypeName>     make a class observable: conformance, observe record, @Confined, guards
+          claims               list the @unchecked Sendable, nonisolated(unsafe) and assumeIsolated claims
+          propose              merge observation files and propose one owner per type
+          apply                turn a proposal into diagnostics with fix-its; --apply edits the sources
 
         """
 
@@ -56,8 +59,8 @@ extension AuditCommand {
     /// Runs the whole program: what `schedule-audit-tool` prints and the status it exits with.
     ///
     /// - Without arguments: the usage on standard error, status 2 (``exitUsage``).
-    /// - A first argument that names a subcommand (`propose`, `apply`, …): that subcommand, with its
-    ///   own `--help` and errors.
+    /// - A first argument that names a subcommand (`adopt`, `claims`, `propose`, `apply`): that
+    ///   subcommand, with its own `--help` and errors.
     /// - `--help`, `-h`: the usage on standard output, status 0; `--version`: the version, status 0.
     /// - Bad arguments or unreadable graphs: `error: ` and what is wrong on standard error, status 2.
     /// - Otherwise the audit's output and status (see ``run()``).
@@ -65,11 +68,11 @@ extension AuditCommand {
     /// - Parameter arguments: The command-line arguments, without the program name.
     /// - Returns: The text for standard output and standard error, and the exit status.
     public static func main(arguments: [String]) -> (standardOutput: String, standardError: String, status: Int32) {
-        guard !arguments.isEmpty else {
+        guard let first = arguments.first else {
             return ("", usage, exitUsage)
         }
-        if let subcommand = subcommands.first(where: { $0.name == arguments[0] }) {
-            return main(subcommand, arguments: Array(arguments.dropFirst()))
+        if let result = subcommand(first, arguments: Array(arguments.dropFirst())) {
+            return result
         }
         do {
             switch try parse(arguments) {
@@ -83,6 +86,25 @@ extension AuditCommand {
             }
         } catch {
             return ("", "error: \(error)\nRun 'schedule-audit-tool --help' for usage.\n", exitUsage)
+        }
+    }
+
+    /// Runs the subcommand a first argument names, or returns `nil` when it names none (the plain
+    /// audit). Kept to one table so that other subcommands join it.
+    static func subcommand(_ name: String, arguments: [String]) -> (standardOutput: String, standardError: String, status: Int32)? {
+        let subcommands: [String: (usage: String, run: ([String]) throws -> (output: String, status: Int32))] = [
+            "adopt": (AdoptCommand.usage, { try AdoptCommand.parse(arguments: $0).run() }),
+            "claims": (ClaimsCommand.usage, { try ClaimsCommand.parse(arguments: $0).run() }),
+            "propose": (ProposeCommand.usage, { try ProposeCommand(arguments: $0).run() }),
+            "apply": (ApplyCommand.usage, { try ApplyCommand(arguments: $0).run() }),
+        ]
+        guard let subcommand = subcommands[name] else { return nil }
+        if arguments.contains(where: { $0 == "--help" || $0 == "-h" }) { return (subcommand.usage, "", exitSuccess) }
+        do {
+            let (output, status) = try subcommand.run(arguments)
+            return (output, "", status)
+        } catch {
+            return ("", "error: \(error)\nRun 'schedule-audit-tool \(name) --help' for usage.\n", exitUsage)
         }
     }
 }

@@ -10,7 +10,8 @@
 // dispatchMain() (MainDrain.swift) and exits; with "shared-records <repetitions>" it checks which
 // fixed-owner objects made in their owner's work share a record, in a process without a test bridge
 // (SharedRecords.swift), and exits; with "stack-capture <reports>" it makes reports on the main thread
-// through a frame with a clobbered frame pointer (StackCapture.swift) and exits.
+// through a frame with a clobbered frame pointer (StackCapture.swift) and exits; with "observe" it uses
+// two observed objects and exits normally, writing the observation file (Observe.swift).
 
 import CSchedulableContext
 import Dispatch
@@ -53,6 +54,10 @@ final class Tally {
 
 func require(_ condition: Bool, _ code: Int32) {
     if !condition { exit(code) }
+}
+
+if CommandLine.arguments.dropFirst().first == "observe" {
+    runObservation()
 }
 
 if CommandLine.arguments.dropFirst().first == "report" {

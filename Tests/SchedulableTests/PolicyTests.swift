@@ -40,7 +40,7 @@ struct PolicyTests {
             try ConfinementPolicy(parsing: text)
         } throws: { error in
             let description = String(describing: error)
-            return description.contains(problem) && description.contains("levels: off, warn-once, warn, fail-test, trap")
+            return description.contains(problem) && description.contains("levels: off, observe, warn-once, warn, fail-test, trap")
         }
     }
 

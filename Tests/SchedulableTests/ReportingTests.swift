@@ -208,7 +208,7 @@ struct ReportingTests {
         }.map { result in
             let stderr = standardErrorText(result)
             #expect(stderr.contains("SCHEDULABLE_CONFINEMENT: the confinement policy \"loud\" has a problem: \"loud\": unknown level \"loud\""))
-            #expect(stderr.contains("levels: off, warn-once, warn, fail-test, trap"))
+            #expect(stderr.contains("levels: off, observe, warn-once, warn, fail-test, trap"))
         }
     }
 

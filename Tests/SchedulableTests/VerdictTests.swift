@@ -182,6 +182,43 @@ struct VerdictTests {
         #expect(!elsewhere.effects.contains("holds(id)"))
     }
 
+    @Test func rule11aAnObservedRecordFollowsItsUserAndRecordsAStep() {
+        let observed = CodeLocation(fileID: "App/Observed.swift", line: 3)
+        let record = { FakeRecord(word: .settled(Self.owner.id), owner: Self.owner, observedAt: observed) }
+        // A use elsewhere: moved to where it runs, recorded (the violation built for the step), passed.
+        let use = judge(.use, Self.method, record: record(), here: FakeHere(bindable: Self.elsewhere), object: NSObject())
+        #expect(use.verdict == "pass")
+        #expect(use.effects == ["stripe", "excludes", "transfer(9000002)", "report(observed)", "holds(id)", "holds(owner)", "bindable", "deallocating", "observe"])
+        // On a pool thread: recorded, not moved (nothing serial owns it there).
+        let pool = judge(.use, Self.method, record: record(), here: FakeHere(bindable: nil), object: NSObject())
+        #expect(pool.verdict == "pass")
+        #expect(!pool.effects.contains { $0.hasPrefix("transfer") })
+        #expect(pool.effects.contains("observe"))
+        // A question is answered by the owner; nothing moves, nothing is recorded.
+        let question = judge(.question, record: record(), here: FakeHere(bindable: Self.elsewhere))
+        #expect(question.verdict == "no")
+        #expect(!question.effects.contains { $0.hasPrefix("transfer") || $0 == "observe" })
+        // A transfer is made from anywhere.
+        let transfer = judge(.transfer, Self.method, to: Self.elsewhere, record: record(), here: FakeHere(), tier: .precondition)
+        #expect(transfer.verdict == "pass")
+        #expect(transfer.effects.contains("transfer(9000002)"))
+        // Its object deallocating: no step.
+        let deinitUse = judge(.use, Self.method, record: record(), here: FakeHere(bindable: Self.elsewhere, deallocating: true), object: NSObject())
+        #expect(deinitUse.verdict == "pass")
+        #expect(!deinitUse.effects.contains("observe"))
+    }
+
+    @Test func rules7And8AnObservedRecordsFirstUseIsAStepOnAPoolThreadToo() {
+        let observed = CodeLocation(fileID: "App/Observed.swift", line: 3)
+        let first = judge(.use, Self.method, record: FakeRecord(word: .unsettled, owner: nil, observedAt: observed), here: FakeHere(bindable: Self.elsewhere), object: NSObject())
+        #expect(first.verdict == "pass")
+        #expect(first.effects == ["stripe", "excludes", "bind(9000002)", "report(observed)", "bindable", "deallocating", "observe"])
+        let pool = judge(.use, Self.method, record: FakeRecord(word: .unsettled, owner: nil, observedAt: observed), here: FakeHere(bindable: nil), object: NSObject())
+        #expect(pool.verdict == "pass")
+        #expect(!pool.effects.contains { $0.hasPrefix("bind(") })
+        #expect(pool.effects.contains("observe"))
+    }
+
     @Test func aFixedOwnerIsARecordInTheFixedStateTheDrainLockIncluded() {
         let fixed = FixedOwner(Self.owner, boundAt: .none)
         let here = FakeHere(holdsOwner: true)
@@ -197,6 +234,7 @@ extension Refusal {
         case .wrongContext: "wrongContext"
         case .notSerial: "notSerial"
         case .fixedOwner: "fixedOwner"
+        case .observed: "observed"
         }
     }
 }
@@ -211,13 +249,16 @@ final class FakeRecord: VerdictRecord {
     let inWindow: Bool
     let needsResolution: Bool
     let isFixed: Bool
+    let observedAt: CodeLocation?
     var effects: [String] = []
 
     init(
         word: RecordWord, owner: ExecutionContext?, stored: Bool = true, settlesOnClose: Bool = false,
-        excluded: Bool = false, inWindow: Bool = false, needsResolution: Bool = false, fixed: Bool = false
+        excluded: Bool = false, inWindow: Bool = false, needsResolution: Bool = false, fixed: Bool = false,
+        observedAt: CodeLocation? = nil
     ) {
         self.isFixed = fixed
+        self.observedAt = observedAt
         self.word = word
         self.owner = owner
         self.stored = stored
@@ -276,6 +317,10 @@ struct FakeHere: VerdictHere {
     var isDelivering: Bool { ask("delivering", delivering) }
     var mayHoldQueuesUnseen: Bool { ask("unseen", unseen) }
     func dispatchConfirms(_ owner: ExecutionContext, elseTrapPrinting report: String) -> Bool { ask("dispatch", dispatchSays) }
+    func observe(_ object: AnyObject, observedAt: CodeLocation?, build: () -> ConfinementViolation) {
+        _ = build()
+        _ = ask("observe", true)
+    }
 
     private func ask(_ question: String, _ answer: Bool) -> Bool {
         log.asked.append(question)

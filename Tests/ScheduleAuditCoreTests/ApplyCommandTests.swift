@@ -29,8 +29,8 @@ struct ApplyCommandTests {
         #expect(out.contains("\(upload):4:23: warning: 'App.UploadQueue' has one owner in every observed instance, scheduler 'com.app.uploads': declare it [owner]\n"))
         #expect(out.contains("\(upload):4:23: note: fix-it: replace 'Confinement.observed()' with 'Confinement(owner: uploads)'\n"))
         #expect(out.contains("""
-            --- a/\(upload)
-            +++ b/\(upload)
+            --- \(upload)
+            +++ \(upload)
             @@ -1,7 +1,7 @@
              import Schedulable
              
@@ -64,8 +64,17 @@ struct ApplyCommandTests {
         #expect(out.contains("\(app)Views.swift:4:1: note: 'total' of 'App.Ledger' used from main thread here\n"))
         #expect(out.contains("\(app)Prefetcher.swift:4:23: note: 'App.Prefetcher': not enough evidence to propose an owner [insufficient]\n"))
         for unchanged in ["Cache.swift", "Ledger.swift", "Prefetcher.swift"] {
-            #expect(!out.contains("+++ b/\(app)\(unchanged)"))
+            #expect(!out.contains("+++ \(app)\(unchanged)"))
         }
+    }
+
+    @Test func aStrayMoveIsAWarningAtItsSiteAndTheOwnerIsStillProposed() throws {
+        let sources = try F.sourcesCopy()
+        let proposal = sources.deletingLastPathComponent().appendingPathComponent("merged.json").path
+        #expect(AuditCommand.main(arguments: ["propose", F.merge, "--output", proposal]).status == 0)
+        let out = AuditCommand.main(arguments: ["apply", proposal, "--sources", sources.path]).standardOutput
+        #expect(out.contains("+    let confinement = Confinement(owner: Services.network)\n"))
+        #expect(out.contains("\(sources.path)/App/Download.swift:9:1: warning: 'App.Download' is used from scheduler 'com.app.disk' here, after scheduler 'com.app.network', without a handOff(to:): the proposed record reports this use; a bug, or a hand-off to write (<object>.handOff(to: Services.disk) and a transferable record)\n"))
     }
 
     @Test func aMissingVariableGetsAPlaceholderCommentNotAGuess() throws {
@@ -81,7 +90,7 @@ struct ApplyCommandTests {
         let result = AuditCommand.main(arguments: ["apply", proposal, "--sources", sources.path, "--apply"])
         #expect(result.status == 0, "\(result.standardError)")
         #expect(result.standardOutput.hasSuffix("schedule-audit apply: 5 edits in 5 files written\n"))
-        #expect(!result.standardOutput.contains("+++ b/"))
+        #expect(!result.standardOutput.contains("+++ "))
         let after = try Self.text(sources, "UploadQueue.swift")
         #expect(after == before.replacingOccurrences(of: "Confinement.observed()", with: "Confinement(owner: uploads)"))
         #expect(try Self.text(sources, "Download.swift").contains("let confinement = Confinement.transferable(owner: Services.network)\n"))
@@ -111,8 +120,8 @@ struct ApplyCommandTests {
         try FileManager.default.copyItem(at: sources.appendingPathComponent("App/Connection.swift"), to: nested.appendingPathComponent("Connection.swift"))
         let out = AuditCommand.main(arguments: ["apply", proposal, "--sources", sources.path]).standardOutput
         #expect(out.contains("App/Connection.swift:4:1: warning: 'App.Connection': 'App/Connection.swift' matches several files: \(sources.path)/App/Connection.swift, \(sources.path)/App/Legacy/Connection.swift; no edit\n"))
-        #expect(!out.contains("+++ b/\(sources.path)/App/Connection.swift"))
-        #expect(!out.contains("+++ b/\(sources.path)/App/Legacy/Connection.swift"))
+        #expect(!out.contains("+++ \(sources.path)/App/Connection.swift"))
+        #expect(!out.contains("+++ \(sources.path)/App/Legacy/Connection.swift"))
     }
 
     @Test func variablesAreFoundWhereARecordCanNameThem() {
@@ -146,13 +155,16 @@ struct ApplyCommandTests {
         #expect(spelling("comment") == nil)
     }
 
-    @Test func theDiffGroupsNearEditsIntoOneHunk() {
+    @Test func replacedLinesDiffAsRemovedAndAddedInHunksThatMerge() {
         let lines = (1...20).map { "line \($0)" }
         let edits = [3, 6, 18].map { ApplyPlan.LineEdit(path: "F.swift", line: $0, old: "line \($0)", new: "new \($0)") }
-        let diff = UnifiedDiff.render(path: "F.swift", lines: lines, edits: edits)
+        let edited = EditedSource(path: "F.swift", lines: lines, edits: edits)
+        let diff = edited.unifiedDiff()
         let headers = diff.split(separator: "\n").filter { $0.hasPrefix("@@") }
         #expect(headers == ["@@ -1,9 +1,9 @@", "@@ -15,6 +15,6 @@"])
+        #expect(diff.hasPrefix("--- a/F.swift\n+++ b/F.swift\n"))
         #expect(diff.contains("-line 6\n+new 6\n line 7\n"))
+        #expect(edited.text.components(separatedBy: "\n").filter { $0.hasPrefix("new") } == ["new 3", "new 6", "new 18"])
     }
 
     @Test func aProposalOfAnotherFormatOrVersionIsAnError() throws {

@@ -55,21 +55,26 @@ enum ProposeFixture {
         """
     }
 
-    /// One observed type `T` at `App/T.swift:4` whose kept instances have the given context ids as steps.
+    /// One observed type `T` at `App/T.swift:4` whose kept instances have the given context ids as
+    /// steps (in the writer's keys: `kept`, `droppedSteps`). The step `handOffStep` of the first instance
+    /// is an explicit `handOff(to:)`.
     static func typeJSON(
-        _ instances: [[Int]], name: String = "T", seen: Int? = nil, dropped: Int = 0, stepsDropped: Int = 0,
-        memberContexts: [Int]? = nil
+        _ instances: [[Int]], name: String = "T", droppedSteps: Int = 0, stepsDropped: Int = 0,
+        memberContexts: [Int]? = nil, handOffStep: Int? = nil
     ) -> String {
         let site = #"{"file": "App/T.swift", "line": 9}"#
         let steps = instances.enumerated().map { serial, ids in
-            let list = ids.map { #"{"context": \#($0), "member": "m", "site": \#(site)}"# }.joined(separator: ", ")
+            let list = ids.enumerated().map { index, id in
+                let member = serial == 0 && index == handOffStep ? "handOff(to:)" : "m"
+                return #"{"context": \#(id), "member": "\#(member)", "site": \#(site)}"#
+            }.joined(separator: ", ")
             return #"{"serial": \#(serial), "steps": [\#(list)], "stepsDropped": \#(stepsDropped)}"#
         }.joined(separator: ", ")
         let members = (memberContexts ?? Array(Set(instances.flatMap { $0 })).sorted())
             .map { #"{"context": \#($0), "site": \#(site)}"# }.joined(separator: ", ")
         return """
             {"type": "\(name)", "module": "App", "record": {"kind": "observed", "createdAt": {"file": "App/T.swift", "line": 4}},
-             "instances": {"seen": \(seen ?? instances.count), "dropped": \(dropped)},
+             "instances": {"kept": \(instances.count), "droppedSteps": \(droppedSteps)},
              "members": [{"member": "m", "contexts": [\(members)], "contextsDropped": 0}],
              "instanceSteps": [\(steps)]}
             """

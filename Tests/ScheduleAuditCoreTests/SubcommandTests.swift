@@ -6,24 +6,22 @@ import Testing
 struct SubcommandTests {
     typealias F = ProposeFixture
 
+    static let usages = ["propose": ProposeCommand.usage, "apply": ApplyCommand.usage]
+
     @Test(arguments: ["propose", "apply"], ["--help", "-h"])
     func eachSubcommandPrintsItsOwnHelp(name: String, flag: String) throws {
-        let subcommand = try #require(AuditCommand.subcommands.first { $0.name == name })
         let result = AuditCommand.main(arguments: [name, flag])
         #expect(result.status == 0)
         #expect(result.standardError.isEmpty)
-        #expect(result.standardOutput == subcommand.usage)
+        #expect(result.standardOutput == Self.usages[name])
         #expect(result.standardOutput.hasPrefix("USAGE: schedule-audit-tool \(name) "))
         // Help wins beside an argument that would be an error.
         #expect(AuditCommand.main(arguments: [name, "--bogus", flag]).status == 0)
     }
 
-    @Test func theToolsUsageListsEverySubcommand() {
-        for subcommand in AuditCommand.subcommands {
-            #expect(AuditCommand.usage.contains("  \(subcommand.name)  ") || AuditCommand.usage.contains("  \(subcommand.name) "))
-            #expect(AuditCommand.usage.contains(subcommand.summary))
-        }
-        #expect(Set(AuditCommand.subcommands.map(\.name)).count == AuditCommand.subcommands.count)
+    @Test func theToolsUsageListsTheSubcommands() {
+        #expect(AuditCommand.usage.contains("\n  propose              merge observation files and propose one owner per type\n"))
+        #expect(AuditCommand.usage.contains("\n  apply                turn a proposal into diagnostics with fix-its; --apply edits the sources\n"))
     }
 
     @Test(arguments: [
@@ -48,7 +46,7 @@ struct SubcommandTests {
         #expect(AuditCommand.main(arguments: ["propose", F.observation("owner"), "--output", proposal]).status == 0)
         let result = AuditCommand.main(arguments: ["apply", proposal, "--sources", "/nonexistent/Sources"])
         #expect(result.status == AuditCommand.exitUsage)
-        #expect(result.standardError.hasPrefix("error: no source directory '/nonexistent/Sources'; pass '--sources <dir>'\n"))
+        #expect(result.standardError.hasPrefix("error: source directory '/nonexistent/Sources' does not exist; pass '--sources <dir>'\n"))
     }
 
     @Test func defaultsAreTheCoresDirectoryTheProposalFileAndSources() throws {

@@ -17,6 +17,7 @@ let usage = """
            KernelRunner bytes
            KernelRunner storm [threads] [violations per thread]
            KernelRunner report <stack depth> [reports]   (ns per delivered report; ChecksOn build)
+           KernelRunner observe [iterations]   (ns per check while observing; ChecksOn build)
     kernels: \(CheckKernel.allCases.map { "\($0)" }.joined(separator: ", "))
     """
 
@@ -109,6 +110,15 @@ case "report":
     let reports = arguments.count > 2 ? Int(arguments[2]) ?? 2_000 : 2_000
     let cost = measureReportCost(stackDepth: depth, reports: reports)
     print("report\tstack \(cost.stackDepth)\tfirst \(Int(cost.firstNanoseconds)) ns\tthen \(Int(cost.warmNanoseconds)) ns (median of \(cost.reports))")
+case "observe":
+    // What observation costs per check: on the fast path, per miss once the step is known, per change
+    // of user, and a declared owner's miss at the observe level (tab-separated: row, ns).
+    let cost = measureObservationCost(iterations: arguments.count > 1 ? Int(arguments[1]) ?? 200_000 : 200_000)
+    print("observed on its user\t\(cost.observedOnUser)")
+    print("observed, miss on a pool thread\t\(cost.observedMissKnown)")
+    print("observed, change of user (hop included)\t\(cost.observedChange)")
+    print("hop alone\t\(cost.hopOnly)")
+    print("declared owner missed, observe level\t\(cost.declaredMissKnown)")
 case "storm":
     // A violation storm under a warn-every-time policy: throughput, bounded output, exact counts.
     let threads = arguments.count > 1 ? Int(arguments[1]) ?? 4 : 4

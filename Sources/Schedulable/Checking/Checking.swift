@@ -78,11 +78,28 @@ package enum Checking {
             // 11. TM "The verdict, in order" (exclusion wins), after the owner's rules: the owner's use
             //     of an excluded member still ends the window.
             if access == .use, let member, record.excludes(member) { return .pass }
+            // 11a. TM "Observing": an observed record follows its user — its owner becomes the context
+            //      that uses it here (where anything serial runs), and the use is a step, not a report.
+            //      A question is still answered by the owner; a transfer is made from anywhere.
+            if record.observedAt != nil, let member, access != .question {
+                if access == .transfer {
+                    record.transfer(to: newOwner, member: member)
+                    return .pass
+                }
+                if let context = here.bindableContext { record.transfer(to: context, member: member) }
+                return .observed
+            }
             return .refused(.wrongContext(owner: owner, boundAt: record.lockedBoundAt))
         }
         switch ruling {
         case .pass: return .pass
         case .passResolving: return .passResolving
+        case .observed:
+            // 13. TM "Construct here, use there" (destruction), for an observed use: a deinit's uses are
+            //     no step. Only a use through its object is observed: the step is the object's.
+            guard let member, let object, !here.isDeallocating(object) else { return .pass }
+            here.observe(object, observedAt: record.observedAt) { report(.observed, member).violation }
+            return .pass
         case .refused(let refusal):
             // 12. TM "The rule" (the query never says a false "yes"): a question answers "no" and
             //     reports nothing.
@@ -145,10 +162,15 @@ package enum Checking {
         // 6. TM "The verdict, in order" (exclusion wins): an excluded member binds nothing.
         if record.excludes(member) { return .pass }
         // 7. TM "The rule" (concurrent queues cannot be owners), "Detached objects, hand-off": a pool
-        //    thread's next block or task is unrelated code, so nothing is bound to it.
-        guard let context = here.bindableContext else { return .refused(.notSerial) }
-        // 8. `Confinement.detached(file:line:)`: the first checked use binds the object where it runs.
+        //    thread's next block or task is unrelated code, so nothing is bound to it (an observed
+        //    record's use there is a step).
+        guard let context = here.bindableContext else {
+            return record.observedAt != nil ? .observed : .refused(.notSerial)
+        }
+        // 8. `Confinement.detached(file:line:)`: the first checked use binds the object where it runs
+        //    (an observed record's first step).
         record.bindByFirstUse(to: context, member: member)
+        if record.observedAt != nil { return .observed }
         return record.needsResolution ? .passResolving : .pass
     }
 
@@ -171,6 +193,8 @@ package enum Checking {
     private enum Ruling {
         case pass
         case passResolving
+        /// An observed record's use: a step to record, outside the stripe.
+        case observed
         case refused(Refusal)
     }
 

@@ -45,4 +45,8 @@ package struct CurrentHere: VerdictHere {
     package func dispatchConfirms(_ owner: ExecutionContext, elseTrapPrinting report: String) -> Bool {
         owner.confirmedByDispatch(elseTrapPrinting: report)
     }
+
+    package func observe(_ object: AnyObject, observedAt: CodeLocation?, build: () -> ConfinementViolation) {
+        ObservationStore.shared.recordObserved(object, observedAt: observedAt, build: build)
+    }
 }

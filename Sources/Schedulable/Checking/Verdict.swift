@@ -17,6 +17,9 @@ package enum Refusal {
     case wrongContext(owner: ExecutionContext, boundAt: CompactCodeLocation)
     /// A detached record's first use runs on a concurrent pool thread: nothing serial owns it.
     case notSerial
+    /// The carrier of an observed record's step (rule 11a, and 7 and 8 for an observed record): the
+    /// violation it becomes names the member and the access site, and is recorded, never reported.
+    case observed
     /// A transfer of a record whose owner never changes (rule 0): `owner` stays; `boundAt` is where it
     /// was bound (``CompactCodeLocation/none`` for a record that keeps no site).
     case fixedOwner(owner: ExecutionContext?, boundAt: CompactCodeLocation)
@@ -101,6 +104,8 @@ package protocol VerdictRecord {
     func recordLegitimateUse(_ member: ConfinedMemberReference)
     /// Under the stripe: hands the record to `newOwner` (or detaches it) by `member`.
     func transfer(to newOwner: ExecutionContext?, member: ConfinedMemberReference)
+    /// Where ``Confinement/observed(file:line:)`` created the record; `nil` for a record that reports.
+    var observedAt: CodeLocation? { get }
 }
 
 /// What the verdict reads of a record's state word without a lock.
@@ -134,6 +139,7 @@ extension VerdictRecord {
     package func endWindowOnOwnersUse(_ owner: ExecutionContext) {}
     package func recordLegitimateUse(_ member: ConfinedMemberReference) {}
     package func transfer(to newOwner: ExecutionContext?, member: ConfinedMemberReference) {}
+    package var observedAt: CodeLocation? { nil }
 }
 
 /// "Here": what the verdict asks about the calling code. Production: ``CurrentHere``; tests: a fake.
@@ -156,4 +162,7 @@ package protocol VerdictHere {
     /// libdispatch's answer for `owner`'s queue: `true` if held, `false` if read and not held;
     /// otherwise traps (`dispatchPrecondition`) after arming `report` to print.
     func dispatchConfirms(_ owner: ExecutionContext, elseTrapPrinting report: String) -> Bool
+    /// Records an observed record's use of `object` here as a step, when it is a new one; `build` makes
+    /// the violation that carries the member and access site, only then.
+    func observe(_ object: AnyObject, observedAt: CodeLocation?, build: () -> ConfinementViolation)
 }

@@ -104,7 +104,15 @@ extension ConfinementRecord {
             [unowned(unsafe) self] refusal, member in
             transferReport(for: refusal, member: member, newOwner: newOwner, object: object)
         }
-        if case .report(let delivery) = verdict { delivery.deliver() }
+        if case .report(let delivery) = verdict {
+            delivery.deliver()
+        } else if let observedAt, let object, let newOwner {
+            // An observed object handed off: a step to its new owner, made here (the hand-off's line),
+            // since the new owner's first use then takes the fast path.
+            ObservationStore.shared.recordObserved(object, observedAt: observedAt, in: ObservedContext(newOwner)) {
+                .observedUse(member: reference, tier: .assert, object: object)
+            }
+        }
     }
 
     /// The violation a refused transfer becomes (out of line: reporting path only).

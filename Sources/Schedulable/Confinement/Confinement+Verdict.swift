@@ -64,4 +64,6 @@ extension ConfinementRecord: VerdictRecord {
             recordLegitimateAccess(member)
         }
     }
+
+    package var observedAt: CodeLocation? { extras?.observedAt }
 }

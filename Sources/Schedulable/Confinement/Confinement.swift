@@ -48,6 +48,7 @@
 /// - ``init(owner:file:line:)``: bound now, to `owner`; fixed.
 /// - ``transferable(owner:file:line:)``: bound now, to `owner`; may be handed off or detached.
 /// - ``detached(file:line:)``: bound on the first checked use, to the context that use runs in; transferable.
+/// - ``observed(file:line:)``: no owner declared yet; reports nothing and records who uses the object.
 /// - ``ConfinedObject/handOff(to:file:line:)`` and ``ConfinedObject/detach(file:line:)``: explicit
 ///   transfers of a transferable object, made from its owner.
 public struct Confinement: Sendable {
@@ -210,6 +211,36 @@ public struct Confinement: Sendable {
             _record: ConfinementRecord(
                 owner: nil, boundAt: PackedCodeLocation(file: file, line: line), allowsConstructionWindow: false,
                 isFixed: false
+            )
+        )
+    }
+
+    /// A confinement whose owner is not declared yet: it reports nothing, and records which contexts use
+    /// each instance and in what order, so that a run can propose the owner ("owner unknown, observe
+    /// me").
+    ///
+    /// Like ``detached(file:line:)``, the first checked use binds the object where it runs; a use from
+    /// another context then moves it there and is recorded as a step, so that the fast path stays the
+    /// same and only a change of user costs anything. What is recorded, and where it is written, is
+    /// ``ConfinementObservations``'s; the audit tool turns the file into the owner to declare
+    /// (`swift package schedule-audit propose`, then `apply`), replacing this call.
+    ///
+    /// ```swift
+    /// final class UploadQueue: ConfinedObject {
+    ///     let confinement = Confinement.observed()
+    ///     @Confined var pending: [Photo] = []
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - file: Where the confinement was created: the line the proposal rewrites.
+    ///   - line: Where the confinement was created.
+    /// - Returns: The confinement.
+    public static func observed(file: StaticString = #fileID, line: UInt = #line) -> Confinement {
+        Confinement(
+            _record: ConfinementRecord(
+                owner: nil, options: ErasedConfinementOptions(), boundAt: PackedCodeLocation(file: file, line: line),
+                allowsConstructionWindow: false, isFixed: false, observedAt: CodeLocation(file: file, line: line)
             )
         )
     }

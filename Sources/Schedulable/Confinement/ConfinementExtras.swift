@@ -10,16 +10,23 @@ final class ConfinementExtras: @unchecked Sendable {
     var resolvedProperties: ErasedConfinementOptions.ResolvedProperties?
     /// Whether property entries have to be matched to wrappers at all: only where wrappers check.
     let needsResolution: Bool
+    /// Where ``Confinement/observed(file:line:)`` created the record; `nil` for a record that reports.
+    let observedAt: CodeLocation?
 
-    /// Extras for a record, or `nil` when it needs none (default options, no test handler).
-    convenience init?(options: ErasedConfinementOptions?, handler: (any ConfinementViolationHandler)?) {
-        if options?.isDefault ?? true, handler == nil { return nil }
-        self.init(options: options ?? ErasedConfinementOptions(), capturedHandler: handler)
+    /// Extras for a record, or `nil` when it needs none (default options, no test handler, not observed).
+    convenience init?(
+        options: ErasedConfinementOptions?, handler: (any ConfinementViolationHandler)?, observedAt: CodeLocation? = nil
+    ) {
+        if options?.isDefault ?? true, handler == nil, observedAt == nil { return nil }
+        self.init(options: options ?? ErasedConfinementOptions(), capturedHandler: handler, observedAt: observedAt)
     }
 
-    private init(options: ErasedConfinementOptions, capturedHandler: (any ConfinementViolationHandler)?) {
+    private init(
+        options: ErasedConfinementOptions, capturedHandler: (any ConfinementViolationHandler)?, observedAt: CodeLocation?
+    ) {
         self.options = options
         self.capturedHandler = capturedHandler
+        self.observedAt = observedAt
         self.needsResolution = options.hasPropertyEntries && ConfinementSystem.debugChecksCompiledIn
         self.resolvedProperties = needsResolution ? nil : ErasedConfinementOptions.ResolvedProperties()
     }

@@ -114,15 +114,18 @@ package final class ConfinementRecord {
         )
     }
 
-    /// The initializer of a record with options.
+    /// The initializer of a record with options, or of an observed one (`observedAt`: see
+    /// ``Confinement/observed(file:line:)``).
     package init(
         owner: ExecutionContext?, options: ErasedConfinementOptions, boundAt: PackedCodeLocation,
-        allowsConstructionWindow: Bool, isFixed: Bool
+        allowsConstructionWindow: Bool, isFixed: Bool, observedAt: CodeLocation? = nil
     ) {
         #if SCHEDULABLE_CHECKS
         let createdOn = ThreadStamp.current
         #endif
-        let extras = ConfinementExtras(options: options, handler: ConfinementSystem.scopedHandlerIfAny)
+        let extras = ConfinementExtras(
+            options: options, handler: ConfinementSystem.scopedHandlerIfAny, observedAt: observedAt
+        )
         let state = Self.initialState(owner: owner, extras: extras, allowsConstructionWindow: allowsConstructionWindow)
         self._fastOwnerID = AtomicWord(state.word)
         self._owner = owner

@@ -32,7 +32,7 @@ public struct ConfinementPolicy: Sendable, Equatable, CustomStringConvertible {
     ///
     /// Entries are separated by commas; white space around them is ignored. An entry without `=` is the
     /// default level (at most one); `Name=level` sets the level of a type (`UploadQueue=trap`) or of a
-    /// member (`UploadQueue.enqueue(_:)=off`). Levels: `off`, `warn-once`, `warn`, `fail-test`, `trap`.
+    /// member (`UploadQueue.enqueue(_:)=off`). Levels: `off`, `observe`, `warn-once`, `warn`, `fail-test`, `trap`.
     /// Without a default entry the default is `fallback`.
     ///
     /// - Parameters:

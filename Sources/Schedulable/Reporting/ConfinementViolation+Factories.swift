@@ -23,6 +23,7 @@ extension ConfinementViolation {
             callSite: member.callSite
         )
         violation.describe(object)
+        violation.ownerContext = owner
         if object == nil { violation.objectType = typeName }
         if case .property(let name, let declaredAt) = member, name != nil {
             violation.detail = "property declared at \(declaredAt.location)"
@@ -49,6 +50,20 @@ extension ConfinementViolation {
         )
         violation.describe(object)
         if object == nil { violation.objectType = typeName }
+        violation.captureAccessSite()
+        return violation
+    }
+
+    /// The use of an observed object (``Confinement/observed(file:line:)``) that a step records: never
+    /// reported, it carries the member, the object and the access site to ``ObservationStore``.
+    package static func observedUse(
+        member: ConfinedMemberReference, tier: Tier, object: AnyObject?
+    ) -> ConfinementViolation {
+        var violation = ConfinementViolation(
+            kind: .wrongContext, tier: tier, member: member.displayName, expectedOwner: "none (observed)",
+            actualContext: CurrentExecution.description, callSite: member.callSite
+        )
+        violation.describe(object)
         violation.captureAccessSite()
         return violation
     }

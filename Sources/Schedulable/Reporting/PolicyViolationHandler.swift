@@ -11,6 +11,8 @@ import CSchedulableContext
 /// handler, and what the `SCHEDULABLE_CONFINEMENT` environment variable installs.
 ///
 /// - ``ConfinementLevel/off``: nothing.
+/// - ``ConfinementLevel/observe``: a use outside the owner is recorded for ``ConfinementObservations``
+///   and nothing is printed; any other violation is handled as at `warnOnce`.
 /// - ``ConfinementLevel/warnOnce``: the whole report the first time an access site (of a member)
 ///   violates, then a one-line count each time the count doubles, so a hot loop cannot flood the log.
 ///   One report per bug: a new site of an object already reported from the same context (the
@@ -99,7 +101,10 @@ public final class PolicyViolationHandler: ConfinementViolationHandler {
         switch level(for: violation) {
         case .off:
             return
-        case .warnOnce:
+        case .observe where violation.kind == .wrongContext:
+            ObservationStore.shared.recordDeclared(violation)
+        case .observe, .warnOnce:
+            // Only a use outside the owner is an observation; anything else is still said, once.
             warnOnce(violation)
         case .warn, .failTest:
             let count = record(violation)

@@ -37,38 +37,15 @@ struct ApplyPlan: Sendable {
     }
 }
 
-/// A unified diff of line replacements, three lines of context, as `diff -u` prints it.
-enum UnifiedDiff {
-    /// - Parameters:
-    ///   - path: The file, as shown after `a/` and `b/`.
-    ///   - lines: The file's lines before the edits.
-    ///   - edits: Replacements in this file (1-based lines, at most one per line).
-    static func render(path: String, lines: [String], edits: [ApplyPlan.LineEdit]) -> String {
-        let changed = Dictionary(edits.map { ($0.line - 1, $0.new) }) { first, _ in first }
-        let indices = changed.keys.sorted()
-        guard !indices.isEmpty else { return "" }
-        // Group edits whose contexts touch into one hunk.
-        var hunks: [ClosedRange<Int>] = []
-        for index in indices {
-            let range = max(0, index - 3)...min(lines.count - 1, index + 3)
-            if let last = hunks.last, range.lowerBound <= last.upperBound + 1 {
-                hunks[hunks.count - 1] = last.lowerBound...max(last.upperBound, range.upperBound)
-            } else {
-                hunks.append(range)
-            }
+extension EditedSource {
+    /// A file whose lines `edits` replace (`apply` changes one expression on a line, not an insertion).
+    init(path: String, lines: [String], edits: [ApplyPlan.LineEdit]) {
+        self.path = path
+        original = lines
+        var edited = lines
+        for edit in edits where edit.line >= 1 && edit.line <= lines.count {
+            edited[edit.line - 1] = edit.new
         }
-        var out = "--- a/\(path)\n+++ b/\(path)\n"
-        for hunk in hunks {
-            // Replacements keep the line count, so both sides of a hunk have the same start and length.
-            out += "@@ -\(hunk.lowerBound + 1),\(hunk.count) +\(hunk.lowerBound + 1),\(hunk.count) @@\n"
-            for index in hunk {
-                if let new = changed[index] {
-                    out += "-\(lines[index])\n+\(new)\n"
-                } else {
-                    out += " \(lines[index])\n"
-                }
-            }
-        }
-        return out
+        self.edited = edited
     }
 }

@@ -16,8 +16,7 @@ struct ProposalApplier {
     /// Reads and scans every file of `tree`.
     init(tree: SourceTree) {
         self.tree = tree
-        for path in tree.files {
-            let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+        for (path, text) in tree.sources {
             sources[path] = (SourceFile(path: path, text: text), text.components(separatedBy: "\n"))
         }
         schedulers = SchedulerDeclarations(files: sources.values.map(\.file))
@@ -61,9 +60,12 @@ struct ProposalApplier {
         let replacement: (text: String, summary: String)
         switch entry.verdict {
         case .owner:
-            let owner = entry.owner.map(ownerExpression) ?? (nil, "the proposal names no owner")
-            out.append(at(.warning, "\(name) has one owner in every observed instance, \(entry.owner?.description ?? "?"): declare it\(tag)"))
-            replacement = Self.replacement(owner) { "Confinement(owner: \($0))" }
+            let expression = entry.owner.map(ownerExpression) ?? (nil, "the proposal names no owner")
+            let owner = entry.owner?.description ?? "?"
+            out.append(at(.warning, entry.strayMoves.isEmpty
+                ? "\(name) has one owner in every observed instance, \(owner): declare it\(tag)"
+                : "\(name) starts on \(owner) in every observed instance, and some are used elsewhere after it (warnings below): declare it\(tag)"))
+            replacement = Self.replacement(expression) { "Confinement(owner: \($0))" }
         case .main:
             out.append(at(.warning, "\(name) is used only on the main thread: declare it\(tag)"))
             out.append(at(.note, "this type could be @MainActor"))
@@ -81,7 +83,9 @@ struct ProposalApplier {
             for handOff in entry.handOffs {
                 let target = ownerExpression(handOff.to)
                 let spelled = target.spelling ?? "<scheduler '\(handOff.to.label)'>"
-                var message = "hand \(name) from \(handOff.from.description) to \(handOff.to.description) before this first use there: <object>.handOff(to: \(spelled))"
+                var message = Proposer.transferMembers.contains(handOff.member)
+                    ? "\(name) is handed from \(handOff.from.description) to \(handOff.to.description) here, by the \(handOff.member) written"
+                    : "hand \(name) from \(handOff.from.description) to \(handOff.to.description) before this first use there: <object>.handOff(to: \(spelled))"
                 if let reason = target.reason { message += " (\(reason))" }
                 siteNotes.append(site(handOff.site, .note, message))
             }
@@ -95,6 +99,10 @@ struct ProposalApplier {
             return out + evidence.dropFirst(1 + entry.uses.count)
         case .insufficient:
             return out + [at(.note, "\(name): not enough evidence to propose an owner\(tag)")] + evidence
+        }
+        for stray in entry.strayMoves {
+            let target = ownerExpression(stray.to).spelling ?? "<scheduler '\(stray.to.label)'>"
+            siteNotes.append(site(stray.site, .warning, "\(name) is used from \(stray.to.description) here, after \(stray.from.description), without a handOff(to:): the proposed record reports this use; a bug, or a hand-off to write (<object>.handOff(to: \(target)) and a transferable record)"))
         }
         if let edit = record.edit {
             if replacement.summary.isEmpty {
@@ -180,7 +188,7 @@ struct ProposalApplier {
         var refusal: String?
     }
 
-    private func locate(_ location: ObservationFile.Location) -> RecordLine {
+    private func locate(_ location: ProcessObservations.Location) -> RecordLine {
         let resolution = tree.resolve(location.file)
         guard case .found(let path) = resolution else {
             if case .ambiguous(let paths) = resolution {

@@ -6,7 +6,7 @@ import Foundation
 /// A `#fileID` names the module and the file, not the folder: SwiftPM keeps a target's sources in
 /// `<sources>/<Module>/` (at any depth below it), so the file is looked for there. Two candidates, or
 /// none, are answered as such: `apply` then says so and edits nothing rather than guess.
-struct SourceTree: Sendable {
+struct SourceTree {
     /// Where a site's file is.
     enum Resolution: Equatable, Sendable {
         case found(String)
@@ -15,27 +15,16 @@ struct SourceTree: Sendable {
     }
 
     let roots: [String]
-    /// Every `*.swift` file, as `<root>/<relative path>`, sorted.
-    let files: [String]
+    /// Every `*.swift` file with its text, as `<root>/<relative path>`, sorted (``SwiftSources``).
+    let sources: [(path: String, text: String)]
+    /// The paths of ``sources``.
+    var files: [String] { sources.map(\.path) }
 
-    /// Lists the files under `roots`.
-    /// - Throws: ``AuditError`` naming a root that is not a directory.
+    /// Reads the files under `roots`.
+    /// - Throws: ``AuditError`` naming a root that is not a directory or a file that is not UTF-8.
     init(roots: [String]) throws {
         self.roots = roots
-        var files: [String] = []
-        for root in roots {
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: root, isDirectory: &isDirectory), isDirectory.boolValue else {
-                throw AuditError("no source directory '\(root)'; pass '--sources <dir>'")
-            }
-            let enumerator = FileManager.default.enumerator(atPath: root)
-            while let relative = enumerator?.nextObject() as? String {
-                // Hidden folders (`.build` inside a source tree) hold copies, never the sources.
-                guard relative.hasSuffix(".swift"), !relative.split(separator: "/").contains(where: { $0.hasPrefix(".") }) else { continue }
-                files.append((root as NSString).appendingPathComponent(relative))
-            }
-        }
-        self.files = files.sorted()
+        sources = try SwiftSources.load(directories: roots)
     }
 
     /// The file a site names.
@@ -43,7 +32,11 @@ struct SourceTree: Sendable {
     ///   - fileID: `Module/File.swift`, or a bare file name when the writer did not know the module.
     ///   - path: The full path from debug information, used when it exists.
     func resolve(_ fileID: String, path: String? = nil) -> Resolution {
-        if let path, FileManager.default.fileExists(atPath: path) { return .found(path) }
+        if let path, FileManager.default.fileExists(atPath: path) {
+            // The tree's own spelling of that file when it is one of them, so diagnostics agree.
+            let target = URL(fileURLWithPath: path).standardizedFileURL.path
+            return .found(files.first { URL(fileURLWithPath: $0).standardizedFileURL.path == target } ?? path)
+        }
         let parts = fileID.split(separator: "/", maxSplits: 1).map(String.init)
         let name = parts.last ?? fileID
         let module = parts.count == 2 ? parts[0] : nil

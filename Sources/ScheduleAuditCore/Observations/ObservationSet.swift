@@ -36,12 +36,14 @@ struct MergedType: Sendable {
     var module: String?
     /// `observed` or `declared`.
     var recordKind: String
-    var createdAt: ObservationFile.Location?
+    var createdAt: ProcessObservations.Location?
     var declaredOwner: ContextKey?
-    var boundAt: ObservationFile.Location?
-    /// Instances with a step, over every file; `dropped` of them were beyond the per-type limit.
+    var boundAt: ProcessObservations.Location?
+    /// Instances with a step, over every file; `dropped` of them were beyond the per-type limit (when
+    /// the file counts them); `droppedSteps`, the steps of instances beyond the limit (when it counts those).
     var seen = 0
     var dropped = 0
+    var droppedSteps = 0
     var instances: [Instance] = []
     /// The first site of each member in each context, from the members lists (which also cover the
     /// dropped instances), in file order.
@@ -81,13 +83,13 @@ struct ObservationSet: Sendable {
         guard !files.isEmpty else {
             throw AuditError("no observation files (*.json) in \(paths.map { "'\($0)'" }.joined(separator: ", "))")
         }
-        return try merge(files.map { ($0, try ObservationFile.load(path: $0)) })
+        return try merge(files.map { ($0, try ProcessObservations.load(path: $0)) })
     }
 
     /// Merges decoded files.
     /// - Parameter files: Each file's path and contents, in the order to merge.
     /// - Throws: ``AuditError`` when one type's record differs between files (runs of different code).
-    static func merge(_ files: [(path: String, file: ObservationFile)]) throws -> ObservationSet {
+    static func merge(_ files: [(path: String, file: ProcessObservations)]) throws -> ObservationSet {
         var types: [String: MergedType] = [:]
         for (path, file) in files {
             let contexts = Dictionary(file.contexts.map { ($0.id, ContextKey(kind: $0.kind, label: $0.label)) }) { first, _ in first }
@@ -109,8 +111,10 @@ struct ObservationSet: Sendable {
                     )
                 }
                 merged.files.append(path)
-                merged.seen += observed.instances.seen
-                merged.dropped += observed.instances.dropped
+                let counts = observed.instances
+                merged.seen += counts?.seen ?? counts?.kept ?? observed.instanceSteps.count
+                merged.dropped += counts?.dropped ?? 0
+                merged.droppedSteps += counts?.droppedSteps ?? 0
                 for member in observed.members {
                     merged.contextsDropped += member.contextsDropped
                     for use in member.contexts {
@@ -131,7 +135,7 @@ struct ObservationSet: Sendable {
         return ObservationSet(files: files.map(\.path), types: sorted)
     }
 
-    private static func recordSummary(_ kind: String, _ createdAt: ObservationFile.Location?, _ owner: ContextKey?) -> String {
+    private static func recordSummary(_ kind: String, _ createdAt: ProcessObservations.Location?, _ owner: ContextKey?) -> String {
         var text = kind
         if let createdAt { text += " at \(createdAt.file):\(createdAt.line)" }
         if let owner { text += " owned by \(owner.description)" }

@@ -45,8 +45,10 @@ struct Proposal: Codable, Sendable {
     struct Instances: Codable, Equatable, Sendable {
         /// Instances with at least one step, over every file.
         var seen: Int
-        /// Instances beyond the per-type limit: their steps were not kept.
+        /// Instances beyond the per-type limit: their steps were not kept (0 when the files do not count them).
         var dropped: Int
+        /// Steps of instances beyond the per-type limit: counted, not kept.
+        var droppedSteps: Int
         /// Kept instances whose steps were cut at the per-instance limit.
         var cut: Int
     }
@@ -59,14 +61,17 @@ struct Proposal: Codable, Sendable {
         /// `observed` or `declared`.
         var record: String
         /// The `Confinement.observed()` line (observed records): what `apply` rewrites.
-        var createdAt: ObservationFile.Location?
+        var createdAt: ProcessObservations.Location?
         /// The bind site of a declared owner.
-        var boundAt: ObservationFile.Location?
+        var boundAt: ProcessObservations.Location?
         /// `owner`, `main`: the owner; `hand-off`: the first context (absent when instances start in
         /// different contexts); `contradicted`: the declared owner.
         var owner: ContextKey?
         /// `hand-off`: each distinct move, with the site of the first use after it.
         var handOffs: [HandOff] = []
+        /// `owner`, `main`, `first-user`, `hand-off`: moves without a `handOff(to:)` that only some
+        /// instances made; the proposed record will report them (a bug, or a hand-off to write).
+        var strayMoves: [HandOff] = []
         /// `not-confinable`: the two uses that conflict; `contradicted`: each miss (context, member, first
         /// site); `first-user`: the first use of each context.
         var uses: [Use] = []

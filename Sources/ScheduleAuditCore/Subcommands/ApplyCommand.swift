@@ -65,7 +65,7 @@ struct ApplyCommand: Equatable, Sendable {
         let status = plan.hasErrors ? AuditCommand.exitFindings : AuditCommand.exitSuccess
         if !write {
             for path in files {
-                out += UnifiedDiff.render(path: path, lines: applier.lines(of: path) ?? [], edits: byFile[path] ?? [])
+                out += EditedSource(path: path, lines: applier.lines(of: path) ?? [], edits: byFile[path] ?? []).unifiedDiff()
             }
             return (out + "schedule-audit apply: \(counts) (dry run; pass --apply to write them)\n", status)
         }
@@ -83,25 +83,16 @@ struct ApplyCommand: Equatable, Sendable {
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
             throw AuditError("cannot read '\(path)' to edit it")
         }
-        var lines = text.components(separatedBy: "\n")
-        for edit in edits {
-            guard edit.line <= lines.count, lines[edit.line - 1] == edit.old else {
-                throw AuditError("'\(path)' line \(edit.line) changed while applying; nothing more written")
-            }
-            lines[edit.line - 1] = edit.new
+        let lines = text.components(separatedBy: "\n")
+        for edit in edits where edit.line > lines.count || lines[edit.line - 1] != edit.old {
+            throw AuditError("'\(path)' line \(edit.line) changed while applying; nothing more written")
         }
+        let edited = EditedSource(path: path, lines: lines, edits: edits)
         do {
-            try lines.joined(separator: "\n").write(toFile: path, atomically: true, encoding: .utf8)
+            try edited.text.write(toFile: path, atomically: true, encoding: .utf8)
         } catch {
             throw AuditError("cannot write '\(path)': \(error.localizedDescription) (through the plugin, pass --allow-writing-to-package-directory)")
         }
     }
 }
 
-extension AuditSubcommand {
-    /// `apply`: a proposal to diagnostics, a diff or edits.
-    static let apply = AuditSubcommand(
-        name: "apply", summary: "turn a proposal into diagnostics with fix-its; --apply edits the sources",
-        usage: ApplyCommand.usage, run: { try ApplyCommand(arguments: $0).run() }
-    )
-}

@@ -63,13 +63,6 @@ struct ProposeCommand: Equatable, Sendable {
     }
 }
 
-extension AuditSubcommand {
-    /// `propose`: observation files to a proposal.
-    static let propose = AuditSubcommand(
-        name: "propose", summary: "merge observation files and propose one owner per type",
-        usage: ProposeCommand.usage, run: { try ProposeCommand(arguments: $0).run() }
-    )
-}
 
 extension Proposal {
     /// The table `propose` prints: one line per type (type, verdict, owner or first evidence), then its

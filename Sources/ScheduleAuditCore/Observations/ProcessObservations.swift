@@ -3,10 +3,10 @@ import Foundation
 /// One observation file as the core library writes it at process exit (format
 /// `schedulable-observations`, version 1; the contract is in the "Proposing Owners" article).
 ///
-/// Decoding validates what the verdicts rely on: the format and version, a `createdAt` for observed
-/// records and an owner for declared ones, and that every context id a step or member names is listed.
+/// Decoding validates what the verdicts rely on: the format and version, the record kind, an owner for
+/// declared records, and that every context id a step or member names is listed.
 /// Unknown extra keys are ignored, so a newer writer that only adds keys is still read.
-struct ObservationFile: Decodable, Sendable {
+struct ProcessObservations: Decodable, Sendable {
     /// The `format` value every observation file carries.
     static let format = "schedulable-observations"
     /// The newest version this reader understands.
@@ -42,9 +42,13 @@ struct ObservationFile: Decodable, Sendable {
         var boundAt: Location?
     }
 
+    /// The instance counts. The core's writer gives `kept` and `droppedSteps`; the format note named
+    /// them `seen` and `dropped` (instances with a step, and those beyond the limit): both are read.
     struct Counts: Decodable, Sendable {
-        var seen: Int
-        var dropped: Int
+        var kept: Int?
+        var droppedSteps: Int?
+        var seen: Int?
+        var dropped: Int?
     }
 
     struct MemberContext: Decodable, Sendable {
@@ -74,7 +78,7 @@ struct ObservationFile: Decodable, Sendable {
         var type: String
         var module: String?
         var record: Record
-        var instances: Counts
+        var instances: Counts?
         var members: [Member]
         var instanceSteps: [Instance]
     }
@@ -89,16 +93,16 @@ struct ObservationFile: Decodable, Sendable {
     /// Reads and validates one file.
     /// - Parameter path: The file's path, named in every error.
     /// - Throws: ``AuditError`` naming the file and what is wrong with it.
-    static func load(path: String) throws -> ObservationFile {
+    static func load(path: String) throws -> ProcessObservations {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw AuditError("cannot read observation file '\(path)'")
         }
         // The header first: a file of another format or a newer version is named as such, not as a
         // decoding failure deep inside.
         try VersionedJSON.checkHeader(data, path: path, format: format, supportedVersion: supportedVersion)
-        let file: ObservationFile
+        let file: ProcessObservations
         do {
-            file = try JSONDecoder().decode(ObservationFile.self, from: data)
+            file = try JSONDecoder().decode(ProcessObservations.self, from: data)
         } catch let error as DecodingError {
             throw AuditError("malformed observation file '\(path)': \(VersionedJSON.describe(error))")
         }
@@ -120,7 +124,9 @@ struct ObservationFile: Decodable, Sendable {
             }
             switch type.record.kind {
             case "observed":
-                guard type.record.createdAt != nil else { throw fail("type '\(type.type)': an observed record needs 'createdAt'") }
+                // Without `createdAt` (the writer found no user frame) the verdict stands; `apply` says
+                // it has no line to rewrite.
+                break
             case "declared":
                 guard let owner = type.record.owner else { throw fail("type '\(type.type)': a declared record needs 'owner'") }
                 try check(owner, "'record.owner'")

@@ -36,12 +36,18 @@ struct ObservationFileTests {
         (F.observationJSON(contexts: F.contexts, types: F.typeJSON([[2]], memberContexts: [9])), "type 'T': member 'm' names context 9"),
         (F.observationJSON(contexts: F.contexts + #", {"id": 1, "kind": "main", "label": "x"}"#, types: ""), "context id 1 is listed twice"),
         (F.observationJSON(contexts: #"{"id": 1, "kind": "fiber", "label": "x"}"#, types: ""), "malformed observation file"),
-        (F.observationJSON(contexts: F.contexts, types: F.typeJSON([[2]]).replacingOccurrences(of: "\"createdAt\"", with: "\"made\"")), "an observed record needs 'createdAt'"),
         (F.observationJSON(contexts: F.contexts, types: F.typeJSON([[2]]).replacingOccurrences(of: "\"observed\"", with: "\"guessed\"")), "unknown record kind 'guessed'"),
-        (F.observationJSON(contexts: F.contexts, types: F.typeJSON([[2]]).replacingOccurrences(of: "\"seen\": 1", with: "\"seen\": \"one\"")), "wrong value at types[0].instances.seen"),
+        (F.observationJSON(contexts: F.contexts, types: F.typeJSON([[2]]).replacingOccurrences(of: "\"kept\": 1", with: "\"kept\": \"one\"")), "wrong value at types[0].instances.kept"),
     ])
     func aMalformedFileIsAnErrorThatNamesItNeverACrash(text: String, message: String) throws {
         #expect(try Self.error(for: text).contains(message))
+    }
+
+    @Test func anObservedRecordWithoutItsLineIsStillJudged() throws {
+        let type = F.typeJSON([[2]]).replacingOccurrences(of: #""createdAt": {"file": "App/T.swift", "line": 4}"#, with: #""other": 1"#)
+        let entry = try F.entry(type)
+        #expect(entry.verdict == .owner)
+        #expect(entry.createdAt == nil)
     }
 
     @Test func unknownKeysAreIgnored() throws {

@@ -1,0 +1,128 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The observation file (format `schedulable-observations`, version 1): the store's types as JSON,
+/// contexts numbered in the order they first appear. The Adopting in an Existing Codebase article
+/// documents every field; the audit tool's reader checks `format` and `version`.
+struct ObservationFile {
+    var types: [ObservationStore.TypeEntry]
+
+    /// Numbers contexts as the file names them: per process, in order of first appearance.
+    private struct ContextTable {
+        var ids: [ObservedContext: Int] = [:]
+        var ordered: [ObservedContext] = []
+
+        mutating func id(of context: ObservedContext) -> Int {
+            if let id = ids[context] { return id }
+            ordered.append(context)
+            ids[context] = ordered.count
+            return ordered.count
+        }
+    }
+
+    var json: String {
+        var contexts = ContextTable()
+        let typeObjects = types.map { type(json: $0, contexts: &contexts) }
+        let process = JSON.object([
+            ("pid", String(getpid())),
+            ("executable", JSON.string(CommandLine.arguments.first.map(CallStack.fileName(of:)) ?? "process")),
+        ])
+        let limits = JSON.object([
+            ("instancesPerType", String(ObservationStore.instancesPerType)),
+            ("stepsPerInstance", String(ObservationStore.stepsPerInstance)),
+            ("contextsPerMember", String(ObservationStore.contextsPerMember)),
+        ])
+        let contextObjects = contexts.ordered.map { context in
+            JSON.object([
+                ("id", String(contexts.ids[context]!)), ("kind", JSON.string(context.kind.rawValue)),
+                ("label", JSON.string(context.label)),
+            ])
+        }
+        return JSON.object([
+            ("format", JSON.string("schedulable-observations")),
+            ("version", String(ConfinementObservations.formatVersion)),
+            ("process", process),
+            ("limits", limits),
+            ("contexts", Self.array(contextObjects)),
+            ("types", Self.array(typeObjects)),
+        ]) + "\n"
+    }
+
+    private func type(json entry: ObservationStore.TypeEntry, contexts: inout ContextTable) -> String {
+        var record: [(String, String)]
+        if let owner = entry.declaredOwner {
+            record = [("kind", JSON.string("declared")), ("owner", String(contexts.id(of: owner)))]
+            if let declaredAt = entry.declaredAt { record.append(("boundAt", Self.location(declaredAt))) }
+        } else {
+            record = [("kind", JSON.string("observed"))]
+            if let observedAt = entry.observedAt { record.append(("createdAt", Self.location(observedAt))) }
+        }
+        let instances = entry.order.compactMap { entry.instances[$0] }
+        let instanceObjects = instances.map { instance in
+            JSON.object([
+                ("serial", String(instance.serial)),
+                ("steps", Self.array(instance.steps.map { step in
+                    JSON.object([
+                        ("context", String(contexts.id(of: step.context))),
+                        ("member", JSON.string(step.violation.member)),
+                        ("site", Self.site(of: step.violation)),
+                    ])
+                })),
+                ("stepsDropped", String(instance.stepsDropped)),
+            ])
+        }
+        let memberObjects = entry.members.sorted { $0.key < $1.key }.map { member, uses in
+            let sorted = uses.map { (id: contexts.id(of: $0.context), use: $0) }.sorted { $0.id < $1.id }
+            return JSON.object([
+                ("member", JSON.string(member)),
+                ("contexts", Self.array(sorted.map {
+                    JSON.object([("context", String($0.id)), ("site", Self.site(of: $0.use.violation))])
+                })),
+                ("contextsDropped", String(entry.contextsDropped[member] ?? 0)),
+            ])
+        }
+        var fields = [("type", JSON.string(entry.name))]
+        if let module = entry.module { fields.append(("module", JSON.string(module))) }
+        fields += [
+            ("record", JSON.object(record)),
+            ("instances", JSON.object([
+                ("kept", String(instances.count)), ("droppedSteps", String(entry.droppedSteps)),
+            ])),
+            ("members", Self.array(memberObjects)),
+            ("instanceSteps", Self.array(instanceObjects)),
+        ]
+        return JSON.object(fields)
+    }
+
+    /// Where a step happened: for a method guard, the line that called the method (the guard's own line
+    /// when that caller is the library's); for a property, the access.
+    private static func site(of violation: ConfinementViolation) -> String {
+        // A hand-off's step is at its call, which the library's own frame made.
+        if transferMembers.contains(violation.member), let callSite = violation.callSite { return location(callSite) }
+        let isMethod = violation.member.hasSuffix(")")
+        guard let frame = (isMethod ? violation.callerOfAccessSite : nil) ?? violation.accessSite,
+            let line = frame.line, let fileID = frame.fileID
+        else {
+            return violation.callSite.map(location) ?? "null"
+        }
+        var fields = [("file", JSON.string(fileID)), ("line", String(line)), ("function", JSON.string(frame.function))]
+        if let path = frame.file, path.hasPrefix("/") { fields.append(("path", JSON.string(path))) }
+        return JSON.object(fields)
+    }
+
+    /// The members that move an object: a step of theirs is where they were called.
+    private static let transferMembers: Set<String> = ["handOff(to:)", "detach()"]
+
+    private static func location(_ location: CodeLocation) -> String {
+        JSON.object([("file", JSON.string(location.fileID)), ("line", String(location.line))])
+    }
+
+    private static func array(_ elements: [String]) -> String {
+        "[" + elements.joined(separator: ",") + "]"
+    }
+}

@@ -1,0 +1,262 @@
+/// What `adopt` proposes for one class: the insertions in each file that make it observable, and a
+/// note for each edit and each member left as it is.
+struct AdoptionPlan: Sendable {
+    /// One diagnostic line: 1-based line and UTF-8 column, as compilers print them.
+    struct Note: Equatable, Sendable {
+        var path: String
+        var line: Int
+        var column: Int
+        var message: String
+
+        var rendered: String { "\(path):\(line):\(column): note: \(message)" }
+    }
+
+    /// Notes in source order: edits and skipped members.
+    var notes: [Note] = []
+    /// The files that change, with their new text.
+    var files: [EditedSource] = []
+    /// How many edits the plan makes.
+    var editCount = 0
+
+    /// The statement added as the class's first member: owner unknown, observe each instance.
+    static let observeRecord = "let confinement = Confinement.observed()"
+    static let guardStatement = "assertIsolated()"
+    /// Identifiers whose presence in a method body counts as a guard (the audit's list).
+    static let guardNames: Set<String> = ["assertIsolated", "preconditionIsolated", "isIsolated"]
+    private static let wrapperNames: Set<String> = ["Confined", "ScheduleProtected"]
+    /// Attributes the compiler refuses beside a property wrapper.
+    private static let unwrappableAttributes: Set<String> = ["NSManaged", "NSCopying", "IBOutlet", "IBInspectable", "GKInspectable"]
+
+    /// Plans the adoption of the class named `typeName` (simple, or qualified as `Outer.Inner`).
+    ///
+    /// - Throws: ``AuditError`` when no type or several types have that name, or when it is not a class.
+    init(typeName: String, files sources: [(path: String, text: String)]) throws {
+        let files = sources.map { SourceFile(path: $0.path, text: $0.text) }
+        let declared = files.indices.flatMap { file in files[file].typeDeclarations().map { (file: file, declaration: $0) } }
+        let types = declared.filter { $0.declaration.kind != .extension }
+        let matches = types.filter {
+            $0.declaration.qualifiedName == typeName || $0.declaration.qualifiedName.hasSuffix("." + typeName)
+        }
+        guard let match = matches.first else {
+            let names = types.filter { $0.declaration.kind == .class }.map(\.declaration.qualifiedName)
+            let hint = NameSuggestion.closest(to: typeName, in: names).map { "; did you mean '\($0)'?" } ?? ""
+            throw AuditError("no class named '\(typeName)' in the sources\(hint)")
+        }
+        guard matches.count == 1 else {
+            let sites = matches.map { "\(files[$0.file].path):\(files[$0.file].tokens[$0.declaration.nameToken].line + 1) ('\($0.declaration.qualifiedName)')" }
+            throw AuditError("'\(typeName)' is ambiguous: declared at \(sites.joined(separator: ", ")); name it with its enclosing type")
+        }
+        let file = files[match.file]
+        let type = match.declaration
+        guard type.kind == .class else {
+            let why = type.kind == .actor
+                ? "an actor isolates its state already; the compiler checks it"
+                : "ConfinedObject is a class protocol (a \(type.kind.rawValue) is a value or a requirement, not an object with an owner)"
+            throw AuditError("'\(type.qualifiedName)' is \(type.kind == .enum || type.kind == .actor ? "an" : "a") \(type.kind.rawValue), not a class: \(why)")
+        }
+        if let actor = file.attributes(before: type.keyword).first(where: { $0.hasSuffix("Actor") }) {
+            throw AuditError("'\(type.qualifiedName)' is isolated to @\(actor), which the compiler checks; it cannot also have a confinement (a nonisolated requirement)")
+        }
+        let site = Self.position(type.nameToken, in: file)
+        if let how = Self.conformance(of: type, in: file, declared: declared, files: files, seen: []) {
+            notes.append(Note(path: file.path, line: site.line, column: site.column, message: "'\(type.qualifiedName)' already conforms to ConfinedObject (\(how)); nothing to adopt"))
+            return
+        }
+        var edits: [String: [SourceInsertion]] = [:]
+        func add(_ insertion: SourceInsertion, in file: SourceFile, at token: Int, _ message: String) {
+            edits[file.path, default: []].append(insertion)
+            let position = Self.position(token, in: file)
+            notes.append(Note(path: file.path, line: position.line, column: position.column, message: message))
+            editCount += 1
+        }
+        func skip(_ token: Int, in file: SourceFile, _ message: String) {
+            let position = Self.position(token, in: file)
+            notes.append(Note(path: file.path, line: position.line, column: position.column, message: message))
+        }
+        let lines = Dictionary(uniqueKeysWithValues: sources.map { ($0.path, $0.text.components(separatedBy: "\n")) })
+        let end = Self.endColumn(of: type.headEnd, in: file, lines: lines[file.path] ?? [])
+        let clause = type.inheritance.isEmpty ? ": ConfinedObject" : ", ConfinedObject"
+        let headLine = file.tokens[type.headEnd].line
+        add(SourceInsertion(line: headLine, column: end, text: clause), in: file, at: type.nameToken,
+            "add ConfinedObject to the inheritance clause of '\(type.qualifiedName)'")
+        if !file.imports("Schedulable") {
+            let text = lines[file.path] ?? []
+            let insertion: SourceInsertion
+            if let last = file.lastImportLine() {
+                insertion = SourceInsertion(line: last + 1, column: 0, text: "import Schedulable\n")
+            } else {
+                // Before the first declaration and the comment lines right above it (its documentation),
+                // after a header that a blank line separates.
+                var line = file.tokens.first?.line ?? 0
+                while line > 0, ["//", "/*", "*"].contains(where: text[line - 1].trimmingPrefix(while: \.isWhitespace).hasPrefix) {
+                    line -= 1
+                }
+                insertion = SourceInsertion(line: line, column: 0, text: "import Schedulable\n\n")
+            }
+            add(insertion, in: file, at: type.keyword, "add 'import Schedulable' (the file does not import it)")
+        }
+        let members = file.members(open: type.openBrace, close: type.closeBrace)
+        if let existing = members.first(where: { $0.nameToken.map { file.tokens[$0].text } == "confinement" && ($0.kind == .variable || $0.kind == .constant) }) {
+            skip(existing.keyword, in: file, "'confinement' is declared already: kept as it is (it must be a 'let' of type Confinement)")
+        } else {
+            let insertion = Self.firstStatement(Self.observeRecord, open: type.openBrace, close: type.closeBrace, in: file, lines: lines[file.path] ?? [])
+            add(insertion, in: file, at: type.openBrace, "add '\(Self.observeRecord)' as the first member: owner unknown, observe each instance")
+        }
+        for member in members where member.nameToken.map({ file.tokens[$0].text }) != "confinement" {
+            if let reason = Self.skipReason(forStored: member, in: file) {
+                if let reason { skip(member.nameToken ?? member.keyword, in: file, reason) }
+                continue
+            }
+            let column = file.tokens[Self.firstModifier(of: member, in: file)].column
+            let line = file.tokens[Self.firstModifier(of: member, in: file)].line
+            add(SourceInsertion(line: line, column: column, text: "@Confined "), in: file, at: member.nameToken ?? member.keyword,
+                "wrap stored property '\(file.displayName(of: member))' in @Confined")
+        }
+        // Methods in the class body and in extensions of it anywhere in the sources.
+        let extensions = declared.filter {
+            $0.declaration.kind == .extension && ($0.declaration.qualifiedName == type.qualifiedName)
+        }
+        for (index, body) in [(match.file, type)] + extensions.map({ ($0.file, $0.declaration) }) {
+            let source = files[index]
+            for member in source.members(open: body.openBrace, close: body.closeBrace) {
+                if let reason = Self.skipReason(forMethod: member, in: source) {
+                    if let reason { skip(member.nameToken ?? member.keyword, in: source, reason) }
+                    continue
+                }
+                guard let braces = member.body else { continue }
+                let insertion = Self.firstStatement(Self.guardStatement, open: braces.open, close: braces.close, in: source, lines: lines[source.path] ?? [])
+                var message = "guard method '\(source.displayName(of: member))' with \(Self.guardStatement)"
+                if let expression = source.implicitlyReturnedExpression(of: member) {
+                    // The body was one expression returned implicitly; after the guard it needs `return`.
+                    let token = source.tokens[expression]
+                    edits[source.path, default: []].append(SourceInsertion(line: token.line, column: token.column, text: "return "))
+                    message += ", and 'return' before the expression the body returned implicitly"
+                }
+                add(insertion, in: source, at: member.nameToken ?? member.keyword, message)
+            }
+        }
+        notes.sort { ($0.path, $0.line, $0.column) < ($1.path, $1.line, $1.column) }
+        self.files = sources.compactMap { source in
+            edits[source.path].map { EditedSource(path: source.path, text: source.text, insertions: $0) }
+        }
+    }
+
+    /// How the class already conforms, or `nil`: `ConfinedObject` in its inheritance clause or an
+    /// extension's, or a superclass or refining protocol in the sources that conforms.
+    private static func conformance(
+        of type: TypeDeclaration, in file: SourceFile, declared: [(file: Int, declaration: TypeDeclaration)],
+        files: [SourceFile], seen: Set<String>
+    ) -> String? {
+        let protocolNames: Set<String> = ["ConfinedObject", "Schedulable.ConfinedObject"]
+        if type.inheritedNames(in: file).contains(where: protocolNames.contains) { return "declared on the class" }
+        for (index, other) in declared where other.kind == .extension && other.qualifiedName == type.qualifiedName {
+            if other.inheritedNames(in: files[index]).contains(where: protocolNames.contains) {
+                return "declared in an extension in \(files[index].path)"
+            }
+        }
+        // A superclass, or a protocol that refines ConfinedObject, declared in the sources.
+        for name in type.inheritedNames(in: file) where !seen.contains(name) {
+            guard let parent = declared.first(where: {
+                ($0.declaration.kind == .class || $0.declaration.kind == .protocol) && $0.declaration.qualifiedName == name
+            }) else { continue }
+            if conformance(of: parent.declaration, in: files[parent.file], declared: declared, files: files, seen: seen.union([name])) != nil {
+                return "inherited from '\(name)'"
+            }
+        }
+        return nil
+    }
+
+    /// `nil` to wrap the member; `.some(nil)` to pass over it silently (not a stored variable);
+    /// `.some(reason)` to list it as skipped.
+    private static func skipReason(forStored member: MemberDeclaration, in file: SourceFile) -> String?? {
+        let name = member.nameToken.map { "'\(file.tokens[$0].text)'" } ?? "this declaration"
+        switch member.kind {
+        case .constant:
+            return .some("skipped \(name): a 'let' cannot change, so it needs no check")
+        case .variable: break
+        default: return .some(nil)
+        }
+        if member.isTypeMember { return "skipped \(name): a static or class property belongs to the type, not to an instance" }
+        if member.computedAccessors != nil { return "skipped \(name): a computed property has no storage; what it reads is checked where that is stored" }
+        if member.modifiers.contains("lazy") { return "skipped \(name): a lazy property cannot have a property wrapper" }
+        if let reference = member.modifiers.first(where: { $0.hasPrefix("weak") || $0.hasPrefix("unowned") }) {
+            return "skipped \(name): a \(reference) property cannot have a property wrapper"
+        }
+        if member.modifiers.contains("override") { return "skipped \(name): a property with a wrapper cannot override another property" }
+        if member.declaresSeveral { return "skipped \(name): one statement declares several variables; a wrapper applies to one, so split it" }
+        if member.nameToken == nil { return "skipped \(name): a tuple pattern cannot have a property wrapper" }
+        if member.attributes.contains(where: wrapperNames.contains) { return "skipped \(name): already @Confined" }
+        if let actor = member.attributes.first(where: { $0.hasSuffix("Actor") }) {
+            return "skipped \(name): isolated to @\(actor), which the compiler checks"
+        }
+        if let attribute = member.attributes.first(where: unwrappableAttributes.contains) {
+            return "skipped \(name): @\(attribute) cannot be combined with a property wrapper"
+        }
+        // Another capitalized attribute on a stored `var` is a property wrapper (`@Published`): wrappers
+        // only compose when each wraps the next's value, and @Confined reaches its object instead.
+        if let wrapper = member.attributes.first(where: { $0.first?.isUppercase == true }) {
+            return "skipped \(name): it has the property wrapper @\(wrapper), which @Confined cannot wrap"
+        }
+        return nil
+    }
+
+    /// As ``skipReason(forStored:in:)``, for the methods that get a guard.
+    private static func skipReason(forMethod member: MemberDeclaration, in file: SourceFile) -> String?? {
+        let name = "'\(file.displayName(of: member))'"
+        switch member.kind {
+        case .subscript:
+            return .some("skipped subscript \(name): not guarded; what it reads is checked where that is stored")
+        case .function: break
+        default: return .some(nil)
+        }
+        guard let body = member.body else { return .some(nil) }
+        if member.isTypeMember { return "skipped \(name): a static or class method has no instance to check" }
+        if member.isPrivate {
+            return "skipped \(name): private methods are called by the type's own members, which are guarded (as the audit does)"
+        }
+        if file.containsIdentifier(in: (body.open + 1)..<body.close, anyOf: guardNames) { return "skipped \(name): already guarded" }
+        return nil
+    }
+
+    /// The first modifier or keyword of a member, after its attributes: where `@Confined ` goes.
+    private static func firstModifier(of member: MemberDeclaration, in file: SourceFile) -> Int {
+        var index = member.start
+        while index < member.keyword, file.tokens[index].isPunctuation("@") {
+            index += 2
+            if index < member.keyword, file.tokens[index].isPunctuation("("), let close = file.matchingClose(index) { index = close + 1 }
+        }
+        return index
+    }
+
+    /// The insertion that makes `statement` the first one in the braces at `open` and `close`: a line of
+    /// its own, indented like the body, when the body starts on a later line; `{}` opened onto lines;
+    /// else on the brace's line, ended by `;`.
+    private static func firstStatement(_ statement: String, open: Int, close: Int, in file: SourceFile, lines: [String]) -> SourceInsertion {
+        let brace = file.tokens[open]
+        let next = file.tokens[open + 1]
+        func indent(_ line: Int) -> String { String(lines[line].prefix { $0 == " " || $0 == "\t" }) }
+        if next.line > brace.line {
+            let indentation = open + 1 == close ? indent(next.line) + "    " : indent(next.line)
+            return SourceInsertion(line: brace.line + 1, column: 0, text: indentation + statement + "\n")
+        }
+        if open + 1 == close, file.tokens[close].line == brace.line, file.tokens[close].column == brace.column + 1 {
+            // `{}`: opened onto lines of its own.
+            return SourceInsertion(line: brace.line, column: brace.column + 1,
+                                   text: "\n" + indent(brace.line) + "    " + statement + "\n" + indent(brace.line))
+        }
+        return SourceInsertion(line: brace.line, column: brace.column + 1, text: " " + statement + ";")
+    }
+
+    /// 1-based line and column of a token.
+    static func position(_ token: Int, in file: SourceFile) -> (line: Int, column: Int) {
+        (file.tokens[token].line + 1, file.tokens[token].column + 1)
+    }
+
+    /// The UTF-8 column just after a token (a backticked name is two bytes longer than its text).
+    private static func endColumn(of token: Int, in file: SourceFile, lines: [String]) -> Int {
+        let found = file.tokens[token]
+        let line = Array(lines[found.line].utf8)
+        let ticks = found.column < line.count && line[found.column] == UInt8(ascii: "`") ? 2 : 0
+        return found.column + found.text.utf8.count + ticks
+    }
+}

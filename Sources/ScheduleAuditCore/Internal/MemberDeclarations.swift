@@ -1,0 +1,244 @@
+/// One member declared directly in a type's body, as a token scan sees it (`adopt` and `claims`).
+struct MemberDeclaration: Equatable, Sendable {
+    /// What the keyword declares.
+    enum Kind: Equatable, Sendable {
+        case variable, constant, function, initializer, deinitializer, `subscript`, nestedType, other
+    }
+
+    var kind: Kind
+    /// The first token: its first attribute or modifier, else its keyword.
+    var start: Int
+    var keyword: Int
+    /// The name's token (`nil` for `init`, `deinit`, `subscript`, a tuple pattern).
+    var nameToken: Int?
+    /// Attribute names without `@` (`Confined`, `MainActor`).
+    var attributes: [String]
+    /// Modifiers as written, with their argument (`private(set)`, `nonisolated(unsafe)`).
+    var modifiers: [String]
+    /// One past the last token.
+    var end: Int
+    /// For a `var`/`let`: the accessor block's `{`, when it is not an observer block.
+    var computedAccessors: Int?
+    /// For a `var`/`let`: a `,` at the top level, so the statement declares several variables.
+    var declaresSeveral: Bool
+    /// For a function, initializer or subscript: the body's `{` and `}`.
+    var body: (open: Int, close: Int)?
+
+    static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.start == rhs.start && lhs.end == rhs.end && lhs.kind == rhs.kind
+    }
+
+    /// Whether the member belongs to the type rather than to an instance.
+    var isTypeMember: Bool { modifiers.contains("static") || modifiers.contains("class") }
+    /// Whether only the type's own file (or body) can reach the member.
+    var isPrivate: Bool { modifiers.contains("private") || modifiers.contains("fileprivate") }
+}
+
+extension SourceFile {
+    /// Modifiers a member declaration may start with (besides attributes).
+    static let memberModifiers: Set<String> = [
+        "private", "fileprivate", "internal", "public", "open", "package", "final", "static", "class", "lazy",
+        "weak", "unowned", "override", "nonisolated", "dynamic", "required", "convenience", "mutating",
+        "nonmutating", "optional", "indirect", "isolated", "distributed", "prefix", "postfix", "infix",
+    ]
+    private static let memberKeywords: [String: MemberDeclaration.Kind] = [
+        "var": .variable, "let": .constant, "func": .function, "init": .initializer, "deinit": .deinitializer,
+        "subscript": .subscript, "class": .nestedType, "struct": .nestedType, "enum": .nestedType,
+        "actor": .nestedType, "protocol": .nestedType, "typealias": .other, "associatedtype": .other,
+        "case": .other,
+    ]
+
+    /// The members declared directly in the body between `open` and `close` (the braces), in order;
+    /// members of nested types, accessors and closures are not listed. `#if` directives are passed over:
+    /// members of every branch are listed.
+    func members(open: Int, close: Int) -> [MemberDeclaration] {
+        var found: [MemberDeclaration] = []
+        var index = open + 1
+        while index < close {
+            let token = tokens[index]
+            if token.kind == .identifier, token.text.hasPrefix("#") {
+                // A compilation directive and its condition, which ends with the line.
+                let line = token.line
+                index += 1
+                while index < close, tokens[index].line == line { index += 1 }
+                continue
+            }
+            if token.isPunctuation(";") {
+                index += 1
+                continue
+            }
+            let member = member(at: index, close: close)
+            found.append(member)
+            index = max(member.end, index + 1)
+        }
+        return found
+    }
+
+    private func member(at start: Int, close: Int) -> MemberDeclaration {
+        var index = start
+        var attributes: [String] = []
+        var modifiers: [String] = []
+        while index < close {
+            let token = tokens[index]
+            if token.isPunctuation("@"), index + 1 < close {
+                attributes.append(tokens[index + 1].text)
+                index += 2
+                if index < close, tokens[index].isPunctuation("("), let group = matchingClose(index) { index = group + 1 }
+                continue
+            }
+            // `class` is a modifier only before another modifier or a member keyword.
+            if token.kind == .identifier, Self.memberModifiers.contains(token.text),
+                token.text != "class" || index + 1 < close && Self.declarationStarters.contains(tokens[index + 1].text) {
+                var written = token.text
+                index += 1
+                if index < close, tokens[index].isPunctuation("("), let group = matchingClose(index) {
+                    written += "(" + tokens[(index + 1)..<group].map(\.text).joined() + ")"
+                    index = group + 1
+                }
+                modifiers.append(written)
+                continue
+            }
+            break
+        }
+        let keyword = index
+        let kind = index < close && tokens[index].kind == .identifier ? Self.memberKeywords[tokens[index].text] ?? .other : .other
+        var member = MemberDeclaration(
+            kind: kind, start: start, keyword: keyword, nameToken: nil, attributes: attributes, modifiers: modifiers,
+            end: keyword + 1, computedAccessors: nil, declaresSeveral: false, body: nil
+        )
+        switch kind {
+        case .nestedType:
+            member.nameToken = keyword + 1
+            member.end = typeDeclaration(at: keyword, parents: []).map { $0.closeBrace + 1 }
+                ?? endOfStatement(after: keyword, close: close)
+        case .function, .initializer, .deinitializer, .subscript:
+            if kind == .function, keyword + 1 < close { member.nameToken = keyword + 1 }
+            let from = tokens[member.nameToken ?? keyword]
+            if let body = functionBody(line: from.line, column: from.column), body.upperBound <= close {
+                member.body = (body.lowerBound - 1, body.upperBound)
+                member.end = body.upperBound + 1
+            } else {
+                member.end = endOfStatement(after: keyword, close: close)
+            }
+        case .variable, .constant:
+            if keyword + 1 < close, tokens[keyword + 1].kind == .identifier { member.nameToken = keyword + 1 }
+            scanBinding(&member, close: close)
+        case .other:
+            member.end = endOfStatement(after: keyword, close: close)
+        }
+        return member
+    }
+
+    /// Finds where a `var`/`let` ends, whether its `{` block is accessors, and whether it binds several.
+    private func scanBinding(_ member: inout MemberDeclaration, close: Int) {
+        var index = member.keyword + 1
+        var sawInitializer = false
+        while index < close {
+            let token = tokens[index]
+            if index > member.keyword + 1, startsMember(index) { break }
+            if token.isPunctuation(";") { break }
+            if token.isPunctuation("=") { sawInitializer = true }
+            // Generic arguments of the annotation (`Result<T, E>`) hold commas that bind nothing; past
+            // the `=`, a `<` may be an operator.
+            if token.isPunctuation("<"), !sawInitializer, let close = closingAngle(index) {
+                index = close + 1
+                continue
+            }
+            if token.isPunctuation(",") { member.declaresSeveral = true }
+            if token.isPunctuation("{"), !sawInitializer, member.computedAccessors == nil {
+                let first = index + 1 < close ? tokens[index + 1] : nil
+                if first?.isIdentifier("willSet") != true && first?.isIdentifier("didSet") != true {
+                    member.computedAccessors = index
+                }
+            }
+            if token.isPunctuation("(") || token.isPunctuation("[") || token.isPunctuation("{"),
+                let group = matchingClose(index) {
+                index = group + 1
+                continue
+            }
+            index += 1
+        }
+        member.end = index
+    }
+
+    /// One past the last token of a declaration without a body of its own: it ends before a `;`, the
+    /// body's `}`, or a token on a later line that starts a member.
+    private func endOfStatement(after keyword: Int, close: Int) -> Int {
+        var index = keyword + 1
+        while index < close, !tokens[index].isPunctuation(";"), !startsMember(index) {
+            if tokens[index].isPunctuation("(") || tokens[index].isPunctuation("[") || tokens[index].isPunctuation("{"),
+                let group = matchingClose(index) {
+                index = group + 1
+                continue
+            }
+            index += 1
+        }
+        return index
+    }
+
+    /// Whether the token at `index` begins a new member: the first on its line and an attribute, a
+    /// modifier, a member keyword or a directive.
+    private func startsMember(_ index: Int) -> Bool {
+        let token = tokens[index]
+        guard index > 0, tokens[index - 1].line < token.line else { return false }
+        if token.isPunctuation("@") { return true }
+        guard token.kind == .identifier else { return false }
+        return Self.memberModifiers.contains(token.text) || Self.memberKeywords[token.text] != nil
+            || token.text.hasPrefix("#")
+    }
+
+    /// The first token of a function body that returns its one expression implicitly (`-> Int { count }`):
+    /// a statement put before it must add `return` there. `nil` for a body with a `return` anywhere
+    /// (nested closures included: the scan cannot tell them from blocks), a `Void` or `Never` result, or a
+    /// first word that starts a statement.
+    func implicitlyReturnedExpression(of member: MemberDeclaration) -> Int? {
+        guard member.kind == .function, let body = member.body, body.open + 1 < body.close else { return nil }
+        var index = (member.nameToken ?? member.keyword) + 1
+        var arrow: Int?
+        while index + 1 < body.open, arrow == nil {
+            if tokens[index].isPunctuation("(") || tokens[index].isPunctuation("["), let close = matchingClose(index) {
+                index = close + 1
+                continue
+            }
+            if tokens[index].isPunctuation("-"), tokens[index + 1].isPunctuation(">") { arrow = index + 2 }
+            index += 1
+        }
+        guard let result = arrow, result < body.open else { return nil }
+        if tokens[result].isIdentifier("Void") || tokens[result].isIdentifier("Never")
+            || tokens[result].isPunctuation("(") && tokens[result + 1].isPunctuation(")") {
+            return nil
+        }
+        guard !tokens[(body.open + 1)..<body.close].contains(where: { $0.isIdentifier("return") }) else { return nil }
+        let first = tokens[body.open + 1]
+        return first.kind == .identifier && Self.statementWords.contains(first.text) ? nil : body.open + 1
+    }
+
+    private static let statementWords: Set<String> = [
+        "do", "for", "while", "repeat", "guard", "let", "var", "defer", "throw", "fatalError", "preconditionFailure",
+    ]
+
+    /// The member's name with argument labels, as `#function` spells it (`enqueue(_:)`); the bare name
+    /// for properties; `init(…)`, `subscript(…)` likewise.
+    func displayName(of member: MemberDeclaration) -> String {
+        let base = member.nameToken.map { tokens[$0].text } ?? tokens[member.keyword].text
+        guard [.function, .initializer, .subscript].contains(member.kind) else { return base }
+        var index = (member.nameToken ?? member.keyword) + 1
+        if index < member.end, tokens[index].isPunctuation("<"), let close = closingAngle(index) { index = close + 1 }
+        guard index < member.end, tokens[index].isPunctuation("("), let close = matchingClose(index) else { return base }
+        var labels: [String] = []
+        var position = index + 1
+        while position < close {
+            // A parameter is `label name: Type` or `name: Type`; the label is its first word.
+            if tokens[position].kind == .identifier { labels.append(member.kind == .subscript && tokens[position + 1].isPunctuation(":") ? "_" : tokens[position].text) }
+            while position < close, !tokens[position].isPunctuation(",") {
+                if tokens[position].isPunctuation("(") || tokens[position].isPunctuation("[") || tokens[position].isPunctuation("<"),
+                    let group = tokens[position].isPunctuation("<") ? closingAngle(position) : matchingClose(position) {
+                    position = group
+                }
+                position += 1
+            }
+            position += 1
+        }
+        return base + "(" + labels.map { $0 + ":" }.joined() + ")"
+    }
+}
