@@ -67,11 +67,13 @@ struct ProposalApplier {
                 : "\(name) starts on \(owner) in every observed instance, and some are used elsewhere after it (warnings below): declare it\(tag)"))
             replacement = Self.replacement(expression) { "Confinement(owner: \($0))" }
         case .main:
-            out.append(at(.warning, "\(name) is used only on the main thread: declare it\(tag)"))
+            out.append(at(.warning, entry.strayMoves.isEmpty
+                ? "\(name) is used only on the main thread: declare it\(tag)"
+                : "\(name) starts on the main thread in every observed instance, and some are used elsewhere after it (warnings below): declare it\(tag)"))
             out.append(at(.note, "this type could be @MainActor"))
             replacement = ("Confinement()", "")
         case .firstUser:
-            out.append(at(.warning, "\(name): each instance stays in the context that first used it, and instances differ: bind it on first use\(tag)"))
+            out.append(at(.warning, "\(name): each instance \(entry.strayMoves.isEmpty ? "stays in" : "starts in") the context that first used it, and instances differ: bind it on first use\(tag)"))
             replacement = ("Confinement.detached()", "")
         case .handOff:
             out.append(at(.warning, "\(name) is handed forward and never back: make it transferable\(tag)"))
