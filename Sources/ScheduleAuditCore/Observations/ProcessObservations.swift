@@ -2,7 +2,7 @@ import Foundation
 
 /// One observation file as the core library writes it at process exit, one per process (format
 /// `schedulable-observations`, version 1; the Adopting in an Existing Codebase article documents it).
-/// `claims` reads the same files with a smaller reader of its own (`ObservationFile`).
+/// `propose` and `claims` both read them through `ObservationSet`, which merges them.
 ///
 /// Decoding validates what the verdicts rely on: the format and version, the record kind, an owner for
 /// declared records, and that every context id a step or member names is listed.
