@@ -60,10 +60,10 @@ scripts/workload.sh > "$results/workload.md"
 
 echo "== violation storm: 4 threads × 250,000 violations under a warn policy" >&2
 .build-checks/release/KernelRunner storm 4 250000 > "$results/storm.tsv"
-echo "== observation: ns per check while observing owners" >&2
-.build-checks/release/KernelRunner observe 200000 > "$results/observe.tsv"
+echo "== reports and observation: cost per report, per observed check (their own blocks of README.md)" >&2
+scripts/report-cost.sh
+scripts/observation-cost.sh
 extra=(--bytes-release "$results/bytes-release.tsv" --bytes-checks "$results/bytes-checks.tsv" --storm "$results/storm.tsv"
-    --observe "$results/observe.tsv"
     --debug-ns "$results/debug-ns.tsv" --workload "$results/workload.md")
 if [ "$instructions" = 1 ]; then
     echo "== instructions per access (callgrind)" >&2

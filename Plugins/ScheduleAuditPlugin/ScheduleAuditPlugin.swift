@@ -1,10 +1,16 @@
 import Foundation
 import PackagePlugin
 
-/// `swift package schedule-audit [--target NAME …] [--format text|json] [--strict]`
+/// `swift package schedule-audit [--target NAME …] [--format text|json] [--strict]`, or
+/// `swift package schedule-audit <subcommand> …` (`adopt`, `claims`, `propose`, `apply`).
 ///
 /// Gathers symbol graphs with SwiftPM and hands them to `schedule-audit-tool`, which holds the logic
-/// (a plugin cannot depend on a library target, and a plain target can be unit-tested).
+/// (a plugin cannot depend on a library target, and a plain target can be unit-tested). Subcommands
+/// need no graphs: their arguments go to the tool unchanged, run in the package's directory.
+///
+/// The plugin declares no write permission: SwiftPM would then ask for it on every run, the plain
+/// audit included. `adopt --apply` and `apply --apply` write the sources, which `--allow-writing-to-package-directory`
+/// allows where a sandbox applies (macOS); the tool's error says so when a write is refused.
 @main
 struct ScheduleAuditPlugin: CommandPlugin {
     /// What `--help` prints; the tool's own `--help` describes the tool's arguments, not these.
@@ -18,9 +24,32 @@ struct ScheduleAuditPlugin: CommandPlugin {
           --format text|json   findings as compiler diagnostics (the default), or as JSON on stdout
           --strict             fail when anything is found (for CI)
           -h, --help           print this help
+
+        SUBCOMMANDS (their arguments go to schedule-audit-tool, run in the package directory):
+          adopt <TypeName> [--sources <dir> …] [--apply]
+              make a class observable; --apply edits the sources
+          claims [--sources <dir> …] [--observations <file-or-dir> …]
+              list the Swift 6 claims a run can test, and mark them from observation files
+          propose [<file-or-dir> …] [--output <file>]
+              merge observation files into a proposal and print its table
+          apply [<proposal.json>] [--sources <dir> …] [--apply]
+              the proposal as diagnostics and a diff; --apply edits the sources
+          Where a sandbox applies (macOS), writing needs 'swift package --allow-writing-to-package-directory'.
+          'swift package schedule-audit <subcommand> --help' prints a subcommand's own help
         """
 
+    /// The subcommands whose arguments go to `schedule-audit-tool` unchanged (its table of them is
+    /// `AuditCommand.subcommands`; a plugin cannot link that target to read it).
+    static let subcommands: Set<String> = ["adopt", "claims", "propose", "apply"]
+
     func performCommand(context: PluginContext, arguments: [String]) async throws {
+        if let name = arguments.first, Self.subcommands.contains(name) {
+            let status = try runTool(context, arguments, in: context.package.directoryURL)
+            if status != 0 {
+                throw PluginFailure("schedule-audit-tool \(name) failed with status \(status) (see above)")
+            }
+            return
+        }
         if arguments.contains(where: { $0 == "--help" || $0 == "-h" }) {
             print(Self.usage)
             return
@@ -69,20 +98,25 @@ struct ScheduleAuditPlugin: CommandPlugin {
         }
         toolArguments += ["--format", format] + (strict ? ["--strict"] : [])
 
-        let tool = try context.tool(named: "schedule-audit-tool")
-        let process = Process()
-        process.executableURL = tool.url
-        process.arguments = toolArguments
-        try process.run()
-        process.waitUntilExit()
-        switch process.terminationStatus {
+        switch try runTool(context, toolArguments) {
         case 0:
             break
         case 1:
             throw PluginFailure("schedule-audit reported findings (see above) and --strict is set")
-        default:
-            throw PluginFailure("schedule-audit-tool failed with status \(process.terminationStatus)")
+        case let status:
+            throw PluginFailure("schedule-audit-tool failed with status \(status)")
         }
+    }
+
+    /// Runs `schedule-audit-tool`, its output going to the plugin's, and returns its exit status.
+    private func runTool(_ context: PluginContext, _ arguments: [String], in directory: URL? = nil) throws -> Int32 {
+        let process = Process()
+        process.executableURL = try context.tool(named: "schedule-audit-tool").url
+        process.arguments = arguments
+        if let directory { process.currentDirectoryURL = directory }
+        try process.run()
+        process.waitUntilExit()
+        return process.terminationStatus
     }
 
     /// The named targets, or every Swift source target that is not a test when none are named.

@@ -15,6 +15,7 @@ extension AuditCommand {
     public static let usage = """
         USAGE: schedule-audit-tool --module <symbol-graph-dir> [--module <dir> …] [--context <dir> …]
                                    [--format text|json] [--strict]
+               schedule-audit-tool <subcommand> [<argument> …]
 
         Lists the members of ConfinedObject classes that Schedulable's runtime checks cannot see.
         Most users run it through its plugin, which gathers the symbol graphs:
@@ -34,6 +35,8 @@ extension AuditCommand {
         SUBCOMMANDS (each with its own --help):
           adopt <TypeName>     make a class observable: conformance, observe record, @Confined, guards
           claims               list the @unchecked Sendable, nonisolated(unsafe) and assumeIsolated claims
+          propose              merge observation files and propose one owner per type
+          apply                turn a proposal into diagnostics with fix-its; --apply edits the sources
 
         """
 
@@ -56,6 +59,8 @@ extension AuditCommand {
     /// Runs the whole program: what `schedule-audit-tool` prints and the status it exits with.
     ///
     /// - Without arguments: the usage on standard error, status 2 (``exitUsage``).
+    /// - A first argument that names a subcommand (`adopt`, `claims`, `propose`, `apply`): that
+    ///   subcommand, with its own `--help` and errors.
     /// - `--help`, `-h`: the usage on standard output, status 0; `--version`: the version, status 0.
     /// - Bad arguments or unreadable graphs: `error: ` and what is wrong on standard error, status 2.
     /// - Otherwise the audit's output and status (see ``run()``).
@@ -90,6 +95,8 @@ extension AuditCommand {
         let subcommands: [String: (usage: String, run: ([String]) throws -> (output: String, status: Int32))] = [
             "adopt": (AdoptCommand.usage, { try AdoptCommand.parse(arguments: $0).run() }),
             "claims": (ClaimsCommand.usage, { try ClaimsCommand.parse(arguments: $0).run() }),
+            "propose": (ProposeCommand.usage, { try ProposeCommand(arguments: $0).run() }),
+            "apply": (ApplyCommand.usage, { try ApplyCommand(arguments: $0).run() }),
         ]
         guard let subcommand = subcommands[name] else { return nil }
         if arguments.contains(where: { $0 == "--help" || $0 == "-h" }) { return (subcommand.usage, "", exitSuccess) }

@@ -1,10 +1,19 @@
-/// What an observed run says about a class's claim that its instances are used safely.
+/// What an observed run says about a class's claim that its instances are used safely: `propose`'s
+/// verdict for that type (`Proposer`), read as a claim. The verdicts are the one judgement; this only
+/// maps them, so `claims` and `propose` cannot disagree about a type.
+///
+/// | Verdict | Marking |
+/// | --- | --- |
+/// | `owner`, `main`, `first-user`, `hand-off` | held, unless some instances strayed |
+/// | the same, with a stray use (a move without `handOff(to:)` only some instances made) | contradicted |
+/// | `not-confinable`; `contradicted` (a declared owner missed) | contradicted |
+/// | `insufficient`; the type not in the files | unexercised |
 enum ClaimMarking: Equatable, Sendable {
-    /// Every observed instance stayed in one context, or was handed on and never went back.
+    /// The verdict is an owner, the main thread, each instance's first user, or hand-offs only.
     case held(String)
-    /// An instance went back to an earlier context, or was used from a pool thread or several tasks.
+    /// Not confinable as observed, a stray use, or a declared owner missed.
     case contradicted(String)
-    /// The files do not show the type used.
+    /// The files do not show the type used, or not enough to judge.
     case unexercised(String)
 
     var label: String {
@@ -21,76 +30,74 @@ enum ClaimMarking: Equatable, Sendable {
         }
     }
 
-    /// Marks the class named `typeName` (qualified; an entry matches by that or by its simple name)
-    /// from the observation files. Each instance lives in one process, so each file's instances are
-    /// judged with that file's contexts.
-    static func mark(typeName: String, simpleName: String, in files: [ObservationFile]) -> Self {
-        var instances = 0
-        var contexts: Set<String> = []
-        var handOff: String?
-        for file in files {
-            for entry in file.types where entry.type == typeName || entry.type == simpleName {
-                if let contradiction = poolUse(in: entry, file: file) { return .contradicted(contradiction) }
-                for instance in entry.instanceSteps where !instance.steps.isEmpty {
-                    instances += 1
-                    var steps = instance.steps
-                    if entry.record.kind == "declared", let owner = entry.record.owner {
-                        // A declared record's steps are the misses; the owner comes first.
-                        steps.insert(ObservationFile.Step(context: owner, member: nil, site: entry.record.boundAt), at: 0)
-                    }
-                    if let contradiction = contradiction(in: steps, serial: instance.serial, file: file) {
-                        return .contradicted(contradiction)
-                    }
-                    contexts.formUnion(steps.map { file.describe(context: $0.context) })
-                    if handOff == nil, steps.count > 1 {
-                        let path = steps.map { file.describe(context: $0.context) }.joined(separator: " → ")
-                        handOff = "instance #\(instance.serial) handed \(path), first at \(steps[1].site.described)"
-                    }
-                }
-            }
+    /// Orders markings for a claim several observed types match: contradicted, then held, then unexercised.
+    private var weight: Int {
+        switch self {
+        case .contradicted: 2
+        case .held: 1
+        case .unexercised: 0
         }
-        guard instances > 0 else {
+    }
+
+    /// Marks the class named `typeName` (qualified; an observed type matches by that or by its simple
+    /// name, in any module) from its verdict. When types of several modules match, the gravest marking
+    /// stands and names its type.
+    static func mark(typeName: String, simpleName: String, in judged: [(type: MergedType, entry: Proposal.Entry)]) -> Self {
+        let matching = judged.filter { $0.type.type == typeName || $0.type.type == simpleName }
+        let markings = matching.map { mark($0.entry, type: $0.type) }
+        guard let gravest = markings.indices.max(by: { markings[$0].weight < markings[$1].weight }) else {
             return .unexercised("'\(typeName)' is not in the observation files; observe it ('adopt \(typeName)'), then run the tests")
         }
-        let noun = instances == 1 ? "instance" : "instances"
-        if let handOff {
-            return .held("hand-offs only over \(instances) \(noun), never back to an earlier context: \(handOff)")
+        guard matching.count > 1 else { return markings[gravest] }
+        let prefix = "'\(matching[gravest].entry.qualifiedName)': "
+        switch markings[gravest] {
+        case .held(let text): return .held(prefix + text)
+        case .contradicted(let text): return .contradicted(prefix + text)
+        case .unexercised(let text): return .unexercised(prefix + text)
         }
-        return .held("\(instances) \(noun), each used by one context (\(contexts.sorted().joined(separator: ", ")))")
     }
 
-    /// The first use of the type's members from a pool thread, kept even for instances whose steps were
-    /// dropped (members list every context).
-    private static func poolUse(in entry: ObservationFile.ObservedType, file: ObservationFile) -> String? {
-        for member in entry.members {
-            guard let pool = member.contexts.first(where: { file.kind(of: $0.context) == "pool" }) else { continue }
-            let other = member.contexts.first { $0.context != pool.context }
-            let also = other.map { "; also used from \(file.describe(context: $0.context)) at \($0.site.described)" } ?? ""
-            return "'\(member.member)' used from \(file.describe(context: pool.context)) at \(pool.site.described), which is never an owner\(also) [\(file.path)]"
+    /// One verdict as a marking; the text starts with the verdict (`owner: …`) and carries its evidence.
+    static func mark(_ entry: Proposal.Entry, type: MergedType) -> Self {
+        let evidence = sentences(entry.evidence)
+        switch entry.verdict {
+        case .owner, .main, .firstUser, .handOff:
+            guard !entry.strayMoves.isEmpty else { return .held("\(entry.verdict.rawValue): \(evidence)") }
+            // Propose keeps the owner where instances start and lists the moves; its evidence follows.
+            let strays = entry.strayMoves.map {
+                "used from \($0.to.description) at \(Proposer.site($0.site)) after \($0.from.description), without a handOff(to:)"
+            }
+            let sites = entry.strayMoves.map { Proposal.Use(context: $0.to, member: $0.member, site: $0.site) }
+            return .contradicted("stray use: \(strays.joined(separator: "; ")); propose says \(entry.verdict.rawValue): \(evidence)\(files(of: sites, in: type))")
+        case .notConfinable:
+            return .contradicted("not-confinable: \(evidence)\(files(of: entry.uses, in: type))")
+        case .contradicted:
+            return .contradicted("\(evidence)\(files(of: entry.uses, in: type))")
+        case .insufficient:
+            return .unexercised("insufficient: \(evidence)")
         }
-        return nil
     }
 
-    /// The first step of an instance that returns to an earlier context, or its second task.
-    private static func contradiction(in steps: [ObservationFile.Step], serial: Int, file: ObservationFile) -> String? {
-        var firstTask: ObservationFile.Step?
-        for (index, step) in steps.enumerated() {
-            if file.kind(of: step.context) == "pool" {
-                return "instance #\(serial) used from \(file.describe(context: step.context)) at \(step.site.described), which is never an owner [\(file.path)]"
-            }
-            if file.kind(of: step.context) == "task" {
-                if let first = firstTask, first.context != step.context {
-                    return "instance #\(serial) used from several tasks: \(file.describe(context: first.context)) at \(first.site.described), then \(file.describe(context: step.context)) at \(step.site.described) [\(file.path)]"
-                }
-                firstTask = firstTask ?? step
-            }
-            // Consecutive steps are in different contexts, so an earlier step in this context means
-            // the instance came back: the two contexts interleaved.
-            if let earlier = steps[..<index].first(where: { $0.context == step.context }), index > 0 {
-                let left = steps[index - 1]
-                return "instance #\(serial) returned to \(file.describe(context: step.context)) at \(step.site.described) after \(file.describe(context: left.context)) at \(left.site.described); it was first there at \(earlier.site.described) [\(file.path)]"
-            }
+    /// Evidence lines as one: a line ending in `:` introduces the next, the others are separated by `;`.
+    private static func sentences(_ lines: [String]) -> String {
+        var text = ""
+        for line in lines {
+            text += text.isEmpty ? "" : text.hasSuffix(":") ? " " : "; "
+            text += line
         }
-        return nil
+        return text
+    }
+
+    /// ` [run-1.json]`: the observation files whose kept instances show one of `uses`, or, when only the
+    /// members lists show them, every file the type is in (at most three named).
+    private static func files(of uses: [Proposal.Use], in type: MergedType) -> String {
+        let showing = type.instances.filter { instance in
+            instance.steps.contains { step in uses.contains { $0.context == step.context && $0.member == step.member && $0.site == step.site } }
+        }
+        var names = showing.map(\.file).uniqued { $0 }
+        if names.isEmpty { names = type.files.uniqued { $0 } }
+        guard !names.isEmpty else { return "" }
+        let more = names.count > 3 ? " and \(names.count - 3) more" : ""
+        return " [\(names.prefix(3).joined(separator: ", "))\(more)]"
     }
 }

@@ -1,5 +1,6 @@
 /// `schedule-audit-tool claims`: lists the Swift 6 claims of the sources that an observed run can
-/// test, and with observation files marks each class claim held, contradicted or unexercised.
+/// test, and with observation files marks each class claim held, contradicted or unexercised from the
+/// verdict `propose` gives its type.
 ///
 /// ```
 /// schedule-audit-tool claims [--sources <dir> …] [--observations <file-or-dir> …]
@@ -12,11 +13,12 @@ public struct ClaimsCommand: Equatable, Sendable {
         Lists the Swift 6 claims that a run can test, one 'path:line:column: note: claim: …' line each:
         classes declared '@unchecked Sendable' with a stored 'var' and no lock member, 'nonisolated(unsafe)'
         variables (and the class they hold, when the sources declare it), and 'assumeIsolated' calls.
-        With observation files (what a run in observe mode writes), each class claim is marked:
-          held          every instance used by one context, or handed on and never back
-          contradicted  an instance back in an earlier context, or used from a pool thread or
-                        several tasks (a warning, with both sites)
-          unexercised   the class is not in the files: observe it with 'adopt' first
+        With observation files (what a run in observe mode writes), each class claim is marked from the
+        verdict 'propose' gives its type (the same files, read and judged the same way):
+          held          owner, main, first-user or hand-off (the line says which)
+          contradicted  not-confinable, a stray use (a move without handOff(to:) that only some
+                        instances made), or a declared owner missed: a warning naming the sites
+          unexercised   insufficient evidence, or the class is not in the files ('adopt' it first)
 
         OPTIONS:
           --sources <dir>                 a directory of Swift sources (repeatable; default: Sources)
@@ -60,24 +62,27 @@ public struct ClaimsCommand: Equatable, Sendable {
     ///   a summary; status 0.
     /// - Throws: ``AuditError`` when the sources or an observation file cannot be read.
     public func run() throws -> (output: String, status: Int32) {
-        let observed = try ObservationFile.load(arguments: observations)
+        // One reader and one judgement with `propose`: the files merged as it merges them, each type's
+        // verdict its Proposer's.
+        let observed = observations.isEmpty ? nil : try ObservationSet.load(paths: observations)
+        let judged = observed?.types.map { (type: $0, entry: Proposer.propose($0)) } ?? []
         let claims = ClaimScan.claims(in: try SwiftSources.load(directories: sourceDirectories))
         var lines: [String] = []
         var marks: [String: Int] = [:]
         for claim in claims {
             let location = "\(claim.path):\(claim.line):\(claim.column)"
             lines.append("\(location): note: claim: \(claim.message)")
-            guard !observations.isEmpty, let type = claim.observedType else { continue }
-            let marking = ClaimMarking.mark(typeName: type.qualified, simpleName: type.simple, in: observed)
+            guard observed != nil, let type = claim.observedType else { continue }
+            let marking = ClaimMarking.mark(typeName: type.qualified, simpleName: type.simple, in: judged)
             let severity = if case .contradicted = marking { "warning" } else { "note" }
             lines.append("\(location): \(severity): \(marking.label): \(marking.evidence)")
             marks[marking.label, default: 0] += 1
         }
         let counts = Claim.Kind.allKinds.map { kind in claims.filter { $0.kind == kind }.count }
         var summary = "claims: \(claims.count) \(claims.count == 1 ? "claim" : "claims") (\(counts[0]) @unchecked Sendable, \(counts[1]) nonisolated(unsafe), \(counts[2]) assumeIsolated)"
-        if !observations.isEmpty {
+        if let files = observed?.files.count {
             let marked = ["held", "contradicted", "unexercised"].map { "\(marks[$0] ?? 0) \($0)" }
-            summary += "; marked from \(observed.count) observation \(observed.count == 1 ? "file" : "files"): \(marked.joined(separator: ", "))"
+            summary += "; marked from \(files) observation \(files == 1 ? "file" : "files"): \(marked.joined(separator: ", "))"
         }
         lines.append(summary)
         return (lines.joined(separator: "\n") + "\n", AuditCommand.exitSuccess)

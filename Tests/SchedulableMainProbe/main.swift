@@ -11,7 +11,8 @@
 // fixed-owner objects made in their owner's work share a record, in a process without a test bridge
 // (SharedRecords.swift), and exits; with "stack-capture <reports>" it makes reports on the main thread
 // through a frame with a clobbered frame pointer (StackCapture.swift) and exits; with "observe" it uses
-// two observed objects and exits normally, writing the observation file (Observe.swift).
+// two observed objects and exits normally, writing the observation file (Observe.swift); with "tiers" it
+// exits 0 when the debug tier is compiled in (.ci/run's release-env step).
 
 import CSchedulableContext
 import Dispatch
@@ -54,6 +55,16 @@ final class Tally {
 
 func require(_ condition: Bool, _ code: Int32) {
     if !condition { exit(code) }
+}
+
+if CommandLine.arguments.dropFirst().first == "tiers" {
+    // `SCHEDULABLE_RELEASE_CHECKS=1`, read by the manifest, is the trait's switch for builds that cannot
+    // set traits (Xcode before 26.4, `xcodebuild`): .ci/run builds this program in release with it set,
+    // and then the debug tier must be compiled in, with its stored bytes.
+    let compiledIn = ConfinementSystem.debugChecksCompiledIn
+    let stored = MemoryLayout<Confined<Int>>.size > MemoryLayout<Int>.size
+    print("debug tier compiled in: \(compiledIn); Confined<Int> stores \(MemoryLayout<Confined<Int>>.size) bytes")
+    exit(compiledIn && stored ? 0 : 1)
 }
 
 if CommandLine.arguments.dropFirst().first == "observe" {

@@ -74,6 +74,18 @@ struct AccessKindLineTests {
         #expect(site.line == line)
     }
 
+    /// A read in a macro's expansion (`#expect`): the debug information puts it in the generated file;
+    /// the report puts it on the line that used the macro.
+    @Test func readInsideAnExpectation() {
+        let line = #line + 3
+        let site = siteOfTheViolation { counter in
+            let expected = 0
+            #expect(counter.count == expected)
+        }
+        #expect(site.line == line)
+        #expect(site.file?.hasSuffix("/Tests/SchedulableTests/AccessKindLineTests.swift") == true)
+    }
+
     /// The members and access-site lines of the violations `body` makes on a global queue with a
     /// published `DerivedService`.
     private func violationsOfAService(

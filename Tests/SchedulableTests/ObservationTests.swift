@@ -12,35 +12,18 @@ private final class ObservedOnOne: ConfinedObject, @unchecked Sendable {
     func touch() { preconditionIsolated() }
 }
 
-private final class ObservedHandOff: ConfinedObject, @unchecked Sendable {
+/// The same, a type for each test: `Tag` tells them apart (`Observed<HandOff>`).
+private final class Observed<Tag>: ConfinedObject, @unchecked Sendable {
     let confinement = Confinement.observed()
     func touch() { preconditionIsolated() }
 }
 
-private final class ObservedExplicitHandOff: ConfinedObject, @unchecked Sendable {
-    let confinement = Confinement.observed()
-    func touch() { preconditionIsolated() }
-}
-
-private final class ObservedShared: ConfinedObject, @unchecked Sendable {
-    let confinement = Confinement.observed()
-    func touch() { preconditionIsolated() }
-}
-
-private final class ObservedOnPool: ConfinedObject, @unchecked Sendable {
-    let confinement = Confinement.observed()
-    func touch() { preconditionIsolated() }
-}
-
-private final class ObservedMany: ConfinedObject, @unchecked Sendable {
-    let confinement = Confinement.observed()
-    func touch() { preconditionIsolated() }
-}
-
-private final class ObservedBackAndForth: ConfinedObject, @unchecked Sendable {
-    let confinement = Confinement.observed()
-    func touch() { preconditionIsolated() }
-}
+private enum HandOff {}
+private enum ExplicitHandOff {}
+private enum Shared {}
+private enum OnPool {}
+private enum Many {}
+private enum BackAndForth {}
 
 private final class ObservedSilent: ConfinedObject, @unchecked Sendable {
     let confinement = Confinement.observed()
@@ -120,12 +103,12 @@ struct ObservationTests {
     /// The same order in every run: each use waits for the one before (60 runs, within the kept bound).
     @Test func aHandOffIsTwoStepsInOrderEveryRun() throws {
         for _ in 0..<60 {
-            let service = ObservedHandOff()
+            let service = Observed<HandOff>()
             first.sync { service.touch() }
             second.sync { service.touch() }
             second.sync { service.touch() }
         }
-        let type = try #require(ObservedType("ObservedHandOff"))
+        let type = try #require(ObservedType("Observed<HandOff>"))
         #expect(type.instances.count == 60)
         #expect(type.instances.allSatisfy { type.steps($0) == ["scheduler:observe.first", "scheduler:observe.second"] })
     }
@@ -134,12 +117,12 @@ struct ObservationTests {
     @Test func anExplicitHandOffIsAStepAtItsLine() throws {
         var handOffLine = 0
         for _ in 0..<60 {
-            let service = ObservedExplicitHandOff()
+            let service = Observed<ExplicitHandOff>()
             first.sync { service.touch() }
             first.sync { handOffLine = #line; service.handOff(to: second) }
             for _ in 0..<3 { second.sync { service.touch() } }
         }
-        let type = try #require(ObservedType("ObservedExplicitHandOff"))
+        let type = try #require(ObservedType("Observed<ExplicitHandOff>"))
         #expect(type.instances.count == 60)
         #expect(type.instances.allSatisfy { type.steps($0) == ["scheduler:observe.first", "scheduler:observe.second"] })
         let step = try #require((type.instances.first?["steps"] as? [[String: Any]])?.last)
@@ -151,18 +134,18 @@ struct ObservationTests {
 
     @Test func aReturnToAnEarlierContextIsAStepOfItsOwn() throws {
         for _ in 0..<60 {
-            let service = ObservedShared()
+            let service = Observed<Shared>()
             first.sync { service.touch() }
             second.sync { service.touch() }
             first.sync { service.touch() }
         }
-        let type = try #require(ObservedType("ObservedShared"))
+        let type = try #require(ObservedType("Observed<Shared>"))
         let expected = ["scheduler:observe.first", "scheduler:observe.second", "scheduler:observe.first"]
         #expect(type.instances.allSatisfy { type.steps($0) == expected })
     }
 
     @Test func aPoolThreadsUseIsAStepAndBindsNothing() throws {
-        let service = ObservedOnPool()
+        let service = Observed<OnPool>()
         // Work of a global queue, not this test's task (a `sync` would run the block in the task).
         let group = DispatchGroup()
         for _ in 0..<3 {
@@ -170,7 +153,7 @@ struct ObservationTests {
             group.wait()
         }
         first.sync { service.touch() }
-        let type = try #require(ObservedType("ObservedOnPool"))
+        let type = try #require(ObservedType("Observed<OnPool>"))
         let steps = try #require(type.instances.first.map(type.steps))
         #expect(steps.count == 2)
         #expect(steps.first?.hasPrefix("pool:") == true)
@@ -180,23 +163,23 @@ struct ObservationTests {
     @Test func memoryIsBoundedPerTypeAndWhatIsDroppedIsCounted() throws {
         let extra = 6
         for _ in 0..<(ObservationStore.instancesPerType + extra) {
-            let service = ObservedMany()
+            let service = Observed<Many>()
             first.sync { service.touch() }
             second.sync { service.touch() }
         }
-        let type = try #require(ObservedType("ObservedMany"))
+        let type = try #require(ObservedType("Observed<Many>"))
         #expect(type.instances.count == ObservationStore.instancesPerType)
         #expect(type.counts["kept"] as? Int == ObservationStore.instancesPerType)
         #expect(type.counts["droppedSteps"] as? Int == extra * 2)
         #expect(type.instances.allSatisfy { type.steps($0).count == 2 })
         // One instance moved back and forth: its first steps kept, the rest counted.
 
-        let service = ObservedBackAndForth()
+        let service = Observed<BackAndForth>()
         for _ in 0..<10 {
             first.sync { service.touch() }
             second.sync { service.touch() }
         }
-        let backAndForth = try #require(ObservedType("ObservedBackAndForth"))
+        let backAndForth = try #require(ObservedType("Observed<BackAndForth>"))
         let instance = try #require(backAndForth.instances.first)
         #expect(backAndForth.steps(instance).count == ObservationStore.stepsPerInstance)
         #expect(instance["stepsDropped"] as? Int == 20 - ObservationStore.stepsPerInstance)

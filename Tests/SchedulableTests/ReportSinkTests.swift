@@ -124,6 +124,20 @@ struct ReportShapeTests {
         #expect(!violation.description.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" })
     }
 
+    /// Each character that must be escaped, alone in an otherwise ordinary line (the check that lets an
+    /// ordinary line through unchanged must not let one of them through), and text that needs none.
+    @Test(arguments: [("\u{0}", "\\u{0}"), ("\u{7F}", "\\u{7F}"), ("\u{85}", "\\u{85}"), ("\u{9F}", "\\u{9F}"),
+                      ("\u{2028}", "\\u{2028}"), ("\u{2029}", "\\u{2029}"), ("é→✓", "é→✓"), ("\u{A0}", "\u{A0}")])
+    func everyCharacterThatBreaksALineIsEscaped(character: String, escaped: String) {
+        let violation = ConfinementViolation(
+            kind: .wrongContext, tier: .assert, member: "run()", expectedOwner: "queue \"a" + character + "b\"",
+            actualContext: "main thread"
+        )
+        let lines = violation.description.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.count == 4)
+        #expect(lines[2] == "  expected owner:  queue \"a" + escaped + "b\"")
+    }
+
     @Test func anOrdinaryReportIsUnchanged() {
         let violation = ConfinementViolation(
             kind: .wrongContext, tier: .assert, objectType: "UploadQueue", member: "enqueue(_:)",

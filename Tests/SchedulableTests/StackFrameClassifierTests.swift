@@ -121,3 +121,23 @@ struct StackFrameClassifierTests {
         #expect(frames.allSatisfy { $0.isInlined == false && $0.path == nil })
     }
 }
+
+@Suite("Macro expansions are placed where the macro was used")
+struct MacroExpansionSourceTests {
+    @Test func theOriginalRangeIsReadFromTheLastMarker() throws {
+        let text = """
+            Testing.__checkBinaryOperation(queue.count, { $0 == $1() }, 0)
+
+            // original-source-range: /work/App/Tests/AppTests/Queue Tests.swift:48:17-48:66
+            """
+        let found = try #require(MacroExpansionSources.parse(text))
+        #expect(found.path == "/work/App/Tests/AppTests/Queue Tests.swift")
+        #expect(found.line == 48)
+    }
+
+    @Test func aFileWithoutTheMarkerKeepsItsPlace() {
+        #expect(MacroExpansionSources.parse("let x = 1\n// a comment\n") == nil)
+        #expect(MacroExpansionSources.parse("// original-source-range: nonsense") == nil)
+        #expect(MacroExpansionSources.originalLocation(of: "/nonexistent/@__swiftmacro_x.swift") == nil)
+    }
+}

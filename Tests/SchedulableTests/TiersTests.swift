@@ -27,20 +27,6 @@ struct TiersTests {
         #expect(MemoryLayout<SchedulerBound<(Int, Int)>>.size == MemoryLayout<(Int, Int)>.size + 16)
     }
 
-    /// `SCHEDULABLE_RELEASE_CHECKS=1`, read by the manifest, is the trait's switch for builds that
-    /// cannot set traits (Xcode before 26.4, `xcodebuild`). CI runs the release tests with it set: then
-    /// the debug tier must be compiled in, with its stored bytes. The manifest reads the variable when
-    /// the package is built and this test when it runs; `swift test` does both in one environment, so
-    /// without the variable there is nothing to check and the test is skipped (it says so in the output).
-    @Test(.enabled(
-        if: ProcessInfo.processInfo.environment["SCHEDULABLE_RELEASE_CHECKS"] == "1",
-        "SCHEDULABLE_RELEASE_CHECKS=1 is not set: .ci/run sets it in the step that builds with it"
-    ))
-    func releaseChecksVariableCompilesTheDebugTierIn() {
-        #expect(ConfinementSystem.debugChecksCompiledIn)
-        #expect(MemoryLayout<Confined<Int>>.size > MemoryLayout<Int>.size)
-    }
-
     @Test func debugTierRunsNoCheckInReleaseBuilds() {
         // Bind the object to a queue, then use it from another one: only a build with the debug tier
         // compiled in can notice. (The detached binding would need a check to happen at all.)

@@ -38,11 +38,11 @@ struct EndToEndTests {
         return package
     }
 
-    static func runPlugin(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+    static func runPlugin(_ arguments: [String], options: [String] = []) throws -> (status: Int32, stdout: String, stderr: String) {
         let package = try fixturePackage()
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["swift", "package", "--package-path", package.path, "schedule-audit"] + arguments
+        process.arguments = ["swift", "package", "--package-path", package.path] + options + ["schedule-audit"] + arguments
         let stdout = Pipe(), stderr = Pipe()
         process.standardOutput = stdout
         process.standardError = stderr
@@ -87,5 +87,24 @@ struct EndToEndTests {
         let run = try Self.runPlugin(["--target", "Nope"])
         #expect(run.status != 0)
         #expect(run.stderr.contains("no target named 'Nope'; targets: AuditFixture"))
+    }
+
+    @Test func subcommandsAreForwardedToTheTool() throws {
+        let sources = try ProposeFixture.sourcesCopy()
+        let proposal = sources.deletingLastPathComponent().appendingPathComponent("proposal.json").path
+        let propose = try Self.runPlugin(["propose", ProposeFixture.observations, "--output", proposal])
+        #expect(propose.status == 0, "\(propose.stderr)")
+        #expect(propose.stdout.contains("schedule-audit propose: 8 types from 7 observation files"))
+        let apply = try Self.runPlugin(
+            ["apply", proposal, "--sources", sources.path, "--apply"], options: ["--allow-writing-to-package-directory"]
+        )
+        #expect(apply.status == 0, "\(apply.stderr)")
+        #expect(apply.stdout.hasSuffix("schedule-audit apply: 5 edits in 5 files written\n"))
+        let help = try Self.runPlugin(["apply", "--help"])
+        #expect(help.stdout.hasPrefix("USAGE: schedule-audit-tool apply "))
+        let refused = try Self.runPlugin(["apply", "/nonexistent/proposal.json"])
+        #expect(refused.status != 0)
+        // SwiftPM forwards what the plugin's child prints on either stream to its own standard output.
+        #expect((refused.stdout + refused.stderr).contains("cannot read proposal file '/nonexistent/proposal.json'"))
     }
 }

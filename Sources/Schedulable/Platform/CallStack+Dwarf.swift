@@ -50,12 +50,16 @@ extension RuntimeImages {
         return (function, row.path, row.line > 0 ? row.line : nil)
     }
 
-    /// `frame` symbolicated by the module alone (lines and inlined frames), or `nil`.
+    /// `frame` symbolicated by the module alone (its line, no inlined frames), or `nil`: where the reader
+    /// cannot say (a DWARF 5 unit, an image it cannot read, an address no unit covers, such as `_start`).
+    /// Not the inlined frames: to find them the module indexes every inlined call of the image first,
+    /// which in a large binary stalled a process's first report for hundreds of milliseconds
+    /// (Benchmarks/scripts/report-cost.sh).
     private static func wholly(_ frame: Backtrace.Frame, _ map: ImageMap) -> [CallStack.Frame]? {
         guard case .returnAddress(let address) = frame, let returnAddress = UInt(address),
               let single = RuntimeBacktraceReader.backtrace(of: [returnAddress])
         else { return nil }
-        let options: Backtrace.SymbolicationOptions = [.showInlineFrames, .showSourceLocations, .useSymbolCache]
+        let options: Backtrace.SymbolicationOptions = [.showSourceLocations, .useSymbolCache]
         return symbolicating.withLock { single.symbolicated(with: map, options: options) }?.frames.compactMap { convert($0, map) }
     }
 

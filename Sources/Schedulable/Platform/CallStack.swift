@@ -76,16 +76,22 @@ package struct CallStack: Sendable {
     package func frames(fallback: Bool = false) -> [Frame] {
         #if canImport(Runtime)
         if !fallback, PlatformInternals.runtimeBacktraceAllowed, #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
-            if let cached = SymbolCache.frames(for: addresses) { return Self.autoclosuresAtTheirStatement(cached) }
+            if let cached = SymbolCache.frames(for: addresses) { return Self.atTheirSource(cached) }
             if let backtrace = RuntimeBacktraceReader.backtrace(of: addresses) {
                 let symbolicated = RuntimeImages.symbolicate(backtrace)
                 SymbolCache.store(symbolicated)
-                return Self.autoclosuresAtTheirStatement(symbolicated)
+                return Self.atTheirSource(symbolicated)
             }
         }
         #endif
         // `dladdr` is cheap and knows no lines: nothing to keep.
         return addresses.map(Self.fallbackFrame)
+    }
+
+    /// Symbolicated frames placed in the source a user reads: macro expansions where the macro was used,
+    /// then autoclosures at the statement that made them.
+    private static func atTheirSource(_ frames: [Frame]) -> [Frame] {
+        autoclosuresAtTheirStatement(macroExpansionsAtTheirUse(frames))
     }
 
     /// `frame` placed at the line of the statement its call belongs to, where the line table gives the

@@ -187,6 +187,11 @@ public struct ConfinementViolation: Sendable, CustomStringConvertible {
     /// `line` with control characters and line separators escaped (`\n`, `\r`, `\t`, `\u{1B}`) and cut
     /// to ``reportLineLimit`` characters, so that a report always has its fixed shape.
     static func escapedReportLine(_ line: String) -> String {
+        // Most lines have nothing to escape: printable ASCII and UTF-8 text with no C0, DEL, C1 or line
+        // separator, within the limit. One pass over the bytes says so without building a new string.
+        if line.utf8.count <= reportLineLimit, !line.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 || $0 == 0xE2 }) {
+            return line
+        }
         var escaped = ""
         var count = 0
         var scalars = line.unicodeScalars.makeIterator()

@@ -116,19 +116,24 @@ package final class ObservationStore: Sendable {
     /// first of a new one, within the bound), or a context the type has not seen. Counts the rest.
     private func needsViolation(type name: String, serial: UInt64, context: ObservedContext) -> Bool {
         state.withLock { state in
-            var entry = state.types[name] ?? TypeEntry(name: name)
-            defer { state.types[name] = entry }
-            if let instance = entry.instances[serial] {
-                if instance.last == context { return false }
-                if instance.steps.count < Self.stepsPerInstance { return true }
-                entry.instances[serial]!.stepsDropped += 1
-                entry.instances[serial]!.last = context
-                return !entry.contexts.contains(context)
-            }
-            if entry.instances.count < Self.instancesPerType { return true }
-            entry.droppedSteps += 1
+            // In place (the dictionary's `default:` subscript): a copy of the entry would copy its tables
+            // on every miss.
+            Self.needsViolation(&state.types[name, default: TypeEntry(name: name)], serial: serial, context: context)
+        }
+    }
+
+    private static func needsViolation(_ entry: inout TypeEntry, serial: UInt64, context: ObservedContext) -> Bool {
+        if let index = entry.instances.index(forKey: serial) {
+            let instance = entry.instances.values[index]
+            if instance.last == context { return false }
+            if instance.steps.count < stepsPerInstance { return true }
+            entry.instances.values[index].stepsDropped += 1
+            entry.instances.values[index].last = context
             return !entry.contexts.contains(context)
         }
+        if entry.instances.count < instancesPerType { return true }
+        entry.droppedSteps += 1
+        return !entry.contexts.contains(context)
     }
 
     /// Adds a built step: to its instance when kept, and to its member's contexts when new there.
@@ -137,35 +142,38 @@ package final class ObservationStore: Sendable {
         update: (inout TypeEntry) -> Void
     ) {
         let isFirst = state.withLock { state -> Bool in
-            var entry = state.types[name] ?? TypeEntry(name: name)
-            update(&entry)
-            entry.contexts.insert(context)
-            let step = Step(context: context, violation: violation)
-            if var instance = entry.instances[serial] {
-                if instance.last != context, instance.steps.count < Self.stepsPerInstance {
-                    instance.steps.append(step)
-                    instance.last = context
-                    entry.instances[serial] = instance
-                }
-            } else if entry.instances.count < Self.instancesPerType {
-                entry.instances[serial] = Instance(serial: serial, steps: [step], last: context)
-                entry.order.append(serial)
-            }
-            let member = violation.member
-            var uses = entry.members[member] ?? []
-            if !uses.contains(where: { $0.context == context }) {
-                if uses.count < Self.contextsPerMember {
-                    uses.append(MemberUse(context: context, violation: violation))
-                } else {
-                    entry.contextsDropped[member, default: 0] += 1
-                }
-            }
-            entry.members[member] = uses
-            state.types[name] = entry
+            Self.add(violation, to: &state.types[name, default: TypeEntry(name: name)], serial: serial, context: context, update: update)
             defer { state.exitRegistered = true }
             return !state.exitRegistered
         }
         if isFirst { ConfinementObservations.writeAtExit() }
+    }
+
+    private static func add(
+        _ violation: ConfinementViolation, to entry: inout TypeEntry, serial: UInt64, context: ObservedContext,
+        update: (inout TypeEntry) -> Void
+    ) {
+        update(&entry)
+        entry.contexts.insert(context)
+        let step = Step(context: context, violation: violation)
+        if let index = entry.instances.index(forKey: serial) {
+            let instance = entry.instances.values[index]
+            if instance.last != context, instance.steps.count < stepsPerInstance {
+                entry.instances.values[index].steps.append(step)
+                entry.instances.values[index].last = context
+            }
+        } else if entry.instances.count < instancesPerType {
+            entry.instances[serial] = Instance(serial: serial, steps: [step], last: context)
+            entry.order.append(serial)
+        }
+        let member = violation.member
+        let uses = entry.members[member, default: []]
+        guard !uses.contains(where: { $0.context == context }) else { return }
+        if uses.count < contextsPerMember {
+            entry.members[member, default: []].append(MemberUse(context: context, violation: violation))
+        } else {
+            entry.contextsDropped[member, default: 0] += 1
+        }
     }
 
     /// The module of `type`, from its fully qualified name (`App.UploadQueue`); `nil` when it has none.

@@ -1,0 +1,221 @@
+/// Turns one merged type into one verdict with its evidence.
+///
+/// The rules, in order (the first that applies decides):
+/// 1. A declared owner that was missed is `contradicted` (a declared type without misses is never in a
+///    file); one with no recorded miss is `insufficient`.
+/// 2. No kept instance with a step: `insufficient`.
+/// 3. A use from a `pool` thread, an instance that returns to a context it left (unless an explicit
+///    `handOff(to:)` took it back), or one used from two tasks: `not-confinable`, naming both sites.
+/// 4. Members used from a context no kept instance shows (instances or steps beyond the limits): the
+///    kept sample cannot speak for them, so `insufficient` unless each instance is its own owner anyway.
+/// 5. A hand-off is a move the code makes (`handOff(to:)`), or one every instance makes: then
+///    `hand-off` (to a task or a plain thread, which no `handOff(to:)` can name, `not-confinable`).
+/// 6. Otherwise instances are judged where they start: one context for all is `main` or `owner`,
+///    different ones are `first-user`. Moves without a `handOff(to:)` that only some instances make are
+///    listed as stray: the proposed record will report them (a bug, or a hand-off to write).
+enum Proposer {
+    static func propose(_ type: MergedType) -> Proposal.Entry {
+        let kept = type.instances.filter { !$0.steps.isEmpty }
+        let cut = kept.filter { $0.stepsDropped > 0 }.count
+        var entry = Proposal.Entry(
+            type: type.type, module: type.module, verdict: .insufficient, record: type.recordKind,
+            createdAt: type.createdAt, boundAt: type.boundAt, owner: nil,
+            instances: .init(seen: type.seen, dropped: type.dropped, droppedSteps: type.droppedSteps, cut: cut),
+            sampled: type.dropped > 0 || type.droppedSteps > 0 || cut > 0 || type.contextsDropped > 0, evidence: []
+        )
+        let sample = sampleEvidence(type, keptCount: kept.count, cut: cut)
+
+        if type.recordKind == "declared" {
+            decideDeclared(type, &entry)
+            entry.evidence += sample
+            return entry
+        }
+        guard !kept.isEmpty else {
+            entry.evidence = ["no kept instance has a step: nothing to judge"] + sample
+            return entry
+        }
+        let visits = kept.map(Self.visits)
+        if let conflict = firstConflict(visits, memberUses: type.memberUses) {
+            entry.verdict = .notConfinable
+            entry.uses = [conflict.first, conflict.second].map(use)
+            entry.evidence = [conflict.reason, "a bug, or state that a lock guards"] + sample
+            return entry
+        }
+        let shown = Set(visits.flatMap { $0.map(\.context) })
+        let unseen = type.memberUses.filter { !shown.contains($0.context) }
+        let starts = Set(visits.map { $0[0].context })
+        let count = "\(kept.count) \(kept.count == 1 ? "instance" : "instances")"
+        let moves = visits.flatMap { path in zip(path, path.dropFirst()).map { Move(from: $0, to: $1) } }
+        let movers = visits.filter { $0.count > 1 }.count
+        // A move is a hand-off when the code says so (an explicit `handOff(to:)`, which a fixed owner
+        // would refuse), or when every instance makes one. Moves without a `handOff(to:)` that only some
+        // instances make are stray: proposing a hand-off there would legitimise what may be a bug, so
+        // the owner is where instances start and the fixed owner's checks will report those uses.
+        let handsOff = moves.contains(where: \.isExplicit) || (movers > 0 && movers == visits.count)
+        let stray = movers == visits.count ? [] : moves.filter { !$0.isExplicit }
+
+        if !handsOff && starts.count > 1 {
+            entry.verdict = .firstUser
+            entry.uses = visits.map { use($0[0]) }.uniqued(by: \.context)
+            entry.evidence = ["\(count), each first used in one context, \(starts.count) contexts in all: Confinement.detached()"]
+        } else if let stray = unseen.first {
+            entry.evidence = [
+                "the kept instances say \(handsOff ? "hand-off" : "one owner"), but '\(stray.member)' was also used from \(stray.context.description) at \(site(stray.site)), by an instance whose steps were not kept; raise the limits or observe fewer instances",
+            ]
+        } else if !handsOff, let only = starts.first {
+            // A task is no owner one can name: each instance is bound by its first use there.
+            entry.owner = only.kind == .task ? nil : only
+            entry.verdict = only.kind == .main ? .main : only.kind == .task ? .firstUser : .owner
+            entry.uses = [use(visits[0][0])]
+            entry.evidence = ["\(count), \(stray.isEmpty ? "every use" : "each first used") on \(only.description)"]
+            if only.kind == .main { entry.evidence.append("this type could be @MainActor") }
+            if only.kind == .task { entry.evidence.append("a task is no scheduler: each instance is bound by its first use") }
+        } else {
+            decideHandOff(visits, moves: moves.filter { !stray.contains($0) }, count: count, &entry)
+        }
+        if entry.verdict != .notConfinable && entry.verdict != .insufficient && !stray.isEmpty {
+            entry.strayMoves = stray.map(\.handOff).uniqued { "\($0.from.label)\u{0}\($0.to.label)" }
+            entry.evidence += entry.strayMoves.map {
+                "then used from \($0.to.description) at \(site($0.site)) without a handOff(to:), by \(movers) of \(kept.count) instances: a bug, or a hand-off to write there (then make the record transferable)"
+            }
+        }
+        entry.evidence += sample
+        return entry
+    }
+
+    /// An instance's steps as the run of contexts it visited, each with the step that entered it.
+    static func visits(_ instance: MergedType.Instance) -> [MergedType.Use] {
+        var visits: [MergedType.Use] = []
+        for step in instance.steps where visits.last?.context != step.context {
+            visits.append(step)
+        }
+        return visits
+    }
+
+    private static func decideDeclared(_ type: MergedType, _ entry: inout Proposal.Entry) {
+        entry.owner = type.declaredOwner
+        let steps = type.instances.flatMap(\.steps)
+        let misses = (type.memberUses + steps).uniqued { "\($0.context.kind)\u{0}\($0.context.label)\u{0}\($0.member)" }
+        let owner = type.declaredOwner?.description ?? "its owner"
+        let bound = type.boundAt.map { " (bound at \($0.file):\($0.line))" } ?? ""
+        guard !misses.isEmpty else {
+            entry.evidence = ["declared owner \(owner)\(bound); no miss was recorded"]
+            return
+        }
+        entry.verdict = .contradicted
+        entry.uses = misses.map(use)
+        entry.evidence = ["declared owner \(owner)\(bound), but used from elsewhere; what the checks would have reported:"]
+            + misses.map { "'\($0.member)' from \($0.context.description) at \(site($0.site))" }
+    }
+
+    /// One change of context in an instance's steps.
+    private struct Move: Equatable {
+        var from: MergedType.Use
+        var to: MergedType.Use
+
+        /// Whether the code made it (`handOff(to:)`), rather than a use from the new context.
+        var isExplicit: Bool { transferMembers.contains(to.member) }
+
+        var handOff: Proposal.HandOff {
+            Proposal.HandOff(from: from.context, to: to.context, member: to.member, site: to.site)
+        }
+    }
+
+    private static func decideHandOff(_ visits: [[MergedType.Use]], moves all: [Move], count: String, _ entry: inout Proposal.Entry) {
+        let moves = all.uniqued { "\($0.from.context.kind)\u{0}\($0.from.context.label)\u{0}\($0.to.context.kind)\u{0}\($0.to.context.label)" }
+        if let unnamed = moves.first(where: { $0.to.context.kind == .task || $0.to.context.kind == .thread }) {
+            entry.verdict = .notConfinable
+            entry.uses = [use(unnamed.from), use(unnamed.to)]
+            entry.evidence = [
+                "moves from \(unnamed.from.context.description) at \(site(unnamed.from.site)) to \(unnamed.to.context.description) at \(site(unnamed.to.site)), which no handOff(to:) can name; hand it to a scheduler instead, or guard it with a lock",
+            ]
+            return
+        }
+        let handOffs = moves.map(\.handOff)
+        entry.verdict = .handOff
+        entry.handOffs = handOffs
+        let starts = Set(visits.map { $0[0].context })
+        if starts.count == 1, let start = starts.first, start.kind != .task, start.kind != .thread {
+            entry.owner = start
+            entry.evidence = ["\(count) created on \(start.description) and handed forward, never back: Confinement.transferable(owner:)"]
+        } else {
+            entry.evidence = ["\(count) start in \(starts.count) contexts and move forward, never back: Confinement.detached(), then hand-offs"]
+        }
+        entry.evidence += handOffs.map { "\($0.from.description) → \($0.to.description) at \(site($0.site))" }
+    }
+
+    private struct Conflict {
+        var first: MergedType.Use
+        var second: MergedType.Use
+        var reason: String
+    }
+
+    /// The first pool use, return or second task, in instance order.
+    private static func firstConflict(_ visits: [[MergedType.Use]], memberUses: [MergedType.Use]) -> Conflict? {
+        for path in visits {
+            if let pool = path.first(where: { $0.context.kind == .pool }) {
+                return poolConflict(pool, other: path.first { $0.context.kind != .pool })
+            }
+            // A return made by an explicit transfer (`handOff(to:)` back) is a hand-off, not sharing.
+            for (index, visit) in path.enumerated() where !transferMembers.contains(visit.member) {
+                if let earlier = path[..<index].lastIndex(where: { $0.context == visit.context }) {
+                    let left = path[earlier + 1]
+                    return Conflict(first: left, second: visit, reason: "returns to \(visit.context.description) at \(site(visit.site)) after \(left.context.description) at \(site(left.site)): used from both, interleaved")
+                }
+            }
+            let tasks = path.filter { $0.context.kind == .task }
+            if tasks.count > 1 {
+                return Conflict(first: tasks[0], second: tasks[1], reason: "used from \(tasks[0].context.description) at \(site(tasks[0].site)) and \(tasks[1].context.description) at \(site(tasks[1].site)), interleaved tasks")
+            }
+        }
+        // A pool use that only the members lists show (an instance whose steps were not kept).
+        if let pool = memberUses.first(where: { $0.context.kind == .pool }) {
+            return poolConflict(pool, other: memberUses.first { $0.context.kind != .pool })
+        }
+        return nil
+    }
+
+    private static func poolConflict(_ pool: MergedType.Use, other: MergedType.Use?) -> Conflict {
+        let used = "'\(pool.member)' used from \(pool.context.description) at \(site(pool.site)), a concurrent pool that owns nothing"
+        guard let other else {
+            return Conflict(first: pool, second: pool, reason: used)
+        }
+        return Conflict(first: other, second: pool, reason: "\(used); also from \(other.context.description) at \(site(other.site))")
+    }
+
+    /// The members whose step is an explicit transfer, recorded in the new owner's context at its call.
+    static let transferMembers: Set<String> = ["handOff(to:)", "detach()"]
+
+    private static func sampleEvidence(_ type: MergedType, keptCount: Int, cut: Int) -> [String] {
+        var lines: [String] = []
+        if type.dropped > 0 {
+            lines.append("a sample: steps kept for \(keptCount) of \(type.seen) instances (\(type.dropped) beyond the instancesPerType limit)")
+        }
+        if type.droppedSteps > 0 {
+            lines.append("a sample: \(type.droppedSteps) \(type.droppedSteps == 1 ? "step" : "steps") of instances beyond the instancesPerType limit counted, not kept")
+        }
+        if cut > 0 {
+            lines.append("\(cut) \(cut == 1 ? "instance has" : "instances have") more steps than stepsPerInstance: a later return is not ruled out")
+        }
+        if type.contextsDropped > 0 {
+            lines.append("\(type.contextsDropped) member contexts beyond contextsPerMember were not kept")
+        }
+        return lines
+    }
+
+    static func site(_ site: ObservationSite?) -> String {
+        site?.description ?? "an unknown site (no user frame)"
+    }
+
+    private static func use(_ use: MergedType.Use) -> Proposal.Use {
+        Proposal.Use(context: use.context, member: use.member, site: use.site)
+    }
+}
+
+extension Array {
+    /// The elements whose key was not seen before, in order.
+    func uniqued<Key: Hashable>(by key: (Element) -> Key) -> [Element] {
+        var seen = Set<Key>()
+        return filter { seen.insert(key($0)).inserted }
+    }
+}

@@ -1,0 +1,6 @@
+import Schedulable
+
+final class Connection: ConfinedObject {
+    let confinement = Confinement.observed()
+    @Confined var bytes = 0
+}

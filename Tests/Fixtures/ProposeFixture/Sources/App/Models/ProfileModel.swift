@@ -1,0 +1,6 @@
+import Schedulable
+
+final class ProfileModel: ConfinedObject {
+    let confinement: Confinement = Confinement.observed()  // owner unknown yet
+    @Confined var name = ""
+}

@@ -1,0 +1,106 @@
+import Foundation
+import Testing
+@testable import ScheduleAuditCore
+
+@Suite("claims: each class claim marked from propose's verdict")
+struct ClaimMarkingTests {
+    /// The marking line of one `@unchecked Sendable` class `Cache` whose instances took these steps
+    /// (`ClaimsCommandTests.observation`: context ids, step `i` at `App/Cache.swift:10+i`), and the summary.
+    static func marking(_ instances: [[Int]], record: String? = nil) throws -> (line: String, summary: String, file: String) {
+        let observation = record.map { ClaimsCommandTests.observation(type: "Cache", instances: instances, record: $0) }
+            ?? ClaimsCommandTests.observation(type: "Cache", instances: instances)
+        let sources = try TemporarySources([
+            "Sources/Cache.swift": "final class Cache: @unchecked Sendable {\n    var items = 0\n}\n",
+            "obs/run.json": observation,
+        ])
+        let result = AuditCommand.main(arguments: ["claims", "--sources", sources.path("Sources"), "--observations", sources.path("obs")])
+        #expect(result.status == 0)
+        #expect(result.standardError.isEmpty)
+        let lines = result.standardOutput.split(separator: "\n").map(String.init)
+        try #require(lines.count == 3)
+        let location = "\(sources.path("Sources/Cache.swift")):1:13: "
+        #expect(lines[1].hasPrefix(location))
+        return (String(lines[1].dropFirst(location.count)), lines[2], sources.path("obs/run.json"))
+    }
+
+    // Contexts: 1 main, 2 scheduler 'com.app.uploads', 3 pool, 4 and 5 tasks.
+    @Test(arguments: [
+        ([[2], [2]], "note: held: owner: 2 instances, every use on scheduler 'com.app.uploads'"),
+        ([[1]], "note: held: main: 1 instance, every use on main thread; this type could be @MainActor"),
+        ([[2], [1], [2]], "note: held: first-user: 3 instances, each first used in one context, 2 contexts in all: Confinement.detached()"),
+        ([[1, 2], [1, 2]], "note: held: hand-off: 2 instances created on main thread and handed forward, never back: Confinement.transferable(owner:); main thread → scheduler 'com.app.uploads' at App/Cache.swift:11 f()"),
+        ([[1, 2], [2]], "warning: contradicted: stray use: used from scheduler 'com.app.uploads' at App/Cache.swift:11 f() after main thread, without a handOff(to:); propose says first-user: 2 instances, each first used in one context, 2 contexts in all: Confinement.detached(); then used from scheduler 'com.app.uploads' at App/Cache.swift:11 f() without a handOff(to:), by 1 of 2 instances: a bug, or a hand-off to write there (then make the record transferable) [FILE]"),
+        ([[2], [1, 2, 1]], "warning: contradicted: not-confinable: returns to main thread at App/Cache.swift:12 f() after scheduler 'com.app.uploads' at App/Cache.swift:11 f(): used from both, interleaved; a bug, or state that a lock guards [FILE]"),
+        ([[1, 3]], "warning: contradicted: not-confinable: 'items' used from pool 'com.apple.root.default-qos' at App/Cache.swift:11 f(), a concurrent pool that owns nothing; also from main thread at App/Cache.swift:10 f(); a bug, or state that a lock guards [FILE]"),
+        ([[4, 5]], "warning: contradicted: not-confinable: used from task 'task 7' at App/Cache.swift:10 f() and task 'task 8' at App/Cache.swift:11 f(), interleaved tasks; a bug, or state that a lock guards [FILE]"),
+        ([[2, 4], [2, 4]], "warning: contradicted: not-confinable: moves from scheduler 'com.app.uploads' at App/Cache.swift:10 f() to task 'task 7' at App/Cache.swift:11 f(), which no handOff(to:) can name; hand it to a scheduler instead, or guard it with a lock [FILE]"),
+        ([[]], "note: unexercised: insufficient: no kept instance has a step: nothing to judge"),
+    ])
+    func eachVerdictIsOneMarking(instances: [[Int]], expected: String) throws {
+        let marked = try Self.marking(instances)
+        #expect(marked.line == expected.replacingOccurrences(of: "FILE", with: marked.file))
+        let counts = ["held", "contradicted", "unexercised"].map { "\(expected.contains(": \($0): ") ? 1 : 0) \($0)" }
+        #expect(marked.summary == "claims: 1 claim (1 @unchecked Sendable, 0 nonisolated(unsafe), 0 assumeIsolated); marked from 1 observation file: \(counts.joined(separator: ", "))")
+    }
+
+    @Test func aDeclaredOwnerMissedIsContradictedNamingBothSites() throws {
+        let record = #"{"kind": "declared", "owner": 2, "boundAt": {"file": "App/Cache.swift", "line": 3}}"#
+        let missed = try Self.marking([[1]], record: record)
+        #expect(missed.line == "warning: contradicted: declared owner scheduler 'com.app.uploads' (bound at App/Cache.swift:3), but used from elsewhere; what the checks would have reported: 'items' from main thread at App/Cache.swift:10 f() [\(missed.file)]")
+        let quiet = try Self.marking([], record: record)
+        #expect(quiet.line == "note: unexercised: insufficient: declared owner scheduler 'com.app.uploads' (bound at App/Cache.swift:3); no miss was recorded")
+    }
+
+    @Test func aClassNamedInTwoModulesIsMarkedByTheGravestVerdictNamingItsType() throws {
+        let shared = ClaimsCommandTests.observation(type: "Cache", instances: [[2], [1, 2, 1]])
+        let sources = try TemporarySources([
+            "Sources/Cache.swift": "final class Cache: @unchecked Sendable {\n    var items = 0\n}\n",
+            "obs/a.json": ClaimsCommandTests.observation(type: "Cache", instances: [[2]]),
+            "obs/b.json": shared.replacingOccurrences(of: #""module": "App""#, with: #""module": "Lib""#),
+        ])
+        let result = AuditCommand.main(arguments: ["claims", "--sources", sources.path("Sources"), "--observations", sources.path("obs")])
+        let lines = result.standardOutput.split(separator: "\n").map(String.init)
+        try #require(lines.count == 3)
+        #expect(lines[1] == "\(sources.path("Sources/Cache.swift")):1:13: warning: contradicted: 'Lib.Cache': not-confinable: returns to main thread at App/Cache.swift:12 f() after scheduler 'com.app.uploads' at App/Cache.swift:11 f(): used from both, interleaved; a bug, or state that a lock guards [\(sources.path("obs/b.json"))]")
+        #expect(lines[2].hasSuffix("marked from 2 observation files: 0 held, 1 contradicted, 0 unexercised"))
+    }
+
+    @Test func aClassNotInTheFilesIsUnexercisedAndNonisolatedClaimsFollowTheirClass() throws {
+        let sources = try TemporarySources([
+            "Sources/A.swift": ClaimsCommandTests.sources,
+            "one.json": ClaimsCommandTests.observation(type: "Cache", instances: [[2]]),
+        ])
+        let result = AuditCommand.main(arguments: ["claims", "--sources", sources.path("Sources"), "--observations", sources.path("one.json")])
+        let markings = result.standardOutput.split(separator: "\n").filter { !$0.contains("claim") }
+        #expect(markings.map { $0.split(separator: " ", maxSplits: 2)[1...].joined(separator: " ") } == [
+            "note: held: owner: 1 instance, every use on scheduler 'com.app.uploads'",
+            "note: unexercised: 'Later' is not in the observation files; observe it ('adopt Later'), then run the tests",
+            "note: held: owner: 1 instance, every use on scheduler 'com.app.uploads'",
+        ])
+        #expect(result.standardOutput.hasSuffix("marked from 1 observation file: 2 held, 0 contradicted, 1 unexercised\n"))
+    }
+
+    /// `claims` and `propose` over the same files: every type of propose's fixture (one file per verdict)
+    /// declared `@unchecked Sendable`, each marking what that type's verdict maps to, naming the verdict.
+    @Test func claimsAndProposeNeverDisagree() throws {
+        typealias F = ProposeFixture
+        let entries = try F.propose([F.observations])
+        #expect(Set(entries.values.map(\.verdict)) == Set(Proposal.Verdict.allCases))
+        let names = entries.keys.sorted()
+        let text = names.map { "final class \($0): @unchecked Sendable {\n    var state = 0\n}\n" }.joined()
+        let sources = try TemporarySources(["Sources/All.swift": text])
+        let result = AuditCommand.main(arguments: ["claims", "--sources", sources.path("Sources"), "--observations", F.observations])
+        let lines = result.standardOutput.split(separator: "\n").map(String.init)
+        try #require(lines.count == 2 * names.count + 1)
+        for (index, name) in names.enumerated() {
+            let entry = try #require(entries[name])
+            let line = lines[2 * index + 1]
+            let held: Set<Proposal.Verdict> = [.owner, .main, .firstUser, .handOff]
+            let expected = held.contains(entry.verdict)
+                ? (entry.strayMoves.isEmpty ? "note: held: \(entry.verdict.rawValue): " : "warning: contradicted: stray use: ")
+                : entry.verdict == .insufficient ? "note: unexercised: insufficient: " : "warning: contradicted: "
+            #expect(line.contains(":\(3 * index + 1):13: \(expected)"), "\(name) is \(entry.verdict.rawValue): \(line)")
+            #expect(line.contains(entry.evidence[0]), "\(name): the marking carries propose's evidence")
+        }
+    }
+}
