@@ -9,10 +9,11 @@ merged as the audit tool's `propose` merges them: contexts by kind and label, ty
 
 Per type it prints the contexts that used its instances (by kind), the instances and steps kept, the
 paths the kept instances took (context kinds in order, most frequent first), and one verdict, by the
-rules of `propose` (ProposingOwners.md, "The verdicts", on branch issue37-propose), tried in this
-order: contradicted, not-confinable, first-user, insufficient (the kept instances agree on one owner or
-hand-off, but a member was used from a context they do not show), main, owner, hand-off. It is the harness's stand-in for
-`schedule-audit-tool propose` where the tool does not have it yet, and adds the columns the table needs.
+rules of `propose` (ProposingOwners.md, "The verdicts"), tried in this order: contradicted,
+not-confinable, first-user, insufficient (the kept instances agree on one owner or hand-off, but a
+member was used from a context they do not show), main, owner, hand-off. Written while `propose` was
+on its own branch; kept for the columns `propose` does not print, and because it merges a generic
+class's specializations (one record line) into one row, where `propose` gives each its own verdict.
 """
 import collections
 import json
