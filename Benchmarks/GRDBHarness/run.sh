@@ -149,7 +149,8 @@ one_run() {
     local n="$1" log="$logs/run-$1.log" status=0
     local t0=$SECONDS
     # --observe: each run writes its observation files (one per process) to its own folder.
-    ( cd "$grdb" && ((observe)) && export SCHEDULABLE_CONFINEMENT_OBSERVATIONS="$logs/observations-$n"
+    ( cd "$grdb"
+      if ((observe)); then export SCHEDULABLE_CONFINEMENT_OBSERVATIONS="$logs/observations-$n"; fi
       timeout --signal=KILL "$run_timeout" "$bin" "$selection" ) > "$log" 2>&1 || status=$?
     local outcome=passed
     if ((status == 137)); then outcome="timed out"   # timeout's SIGKILL (a crash is SIGSEGV, SIGBUS, ...)
@@ -179,7 +180,9 @@ if [[ -n "$first_crash" ]]; then
     awk '/ crashed:$/ {on = 1} on {print} on && /^ *2[0-9] / {exit}' "${first_crash%.outcome}.log" | cut -c1-200
 fi
 echo "run.sh: logs of runs that did not pass: $logs (runs took $((SECONDS - started)) s)"
-if ((observe)); then
+if ((observe)) && ! compgen -G "$logs/observations-*" > /dev/null; then
+    echo "run.sh: no observation file was written (a run that crashes or traps writes none)"
+elif ((observe)); then
     # The table: per type, the contexts, instances and steps observed and the verdict. propose when the
     # tool has it (PROPOSE_TOOL names another build of it, e.g. a branch's); the harness's script (the
     # same verdict rules) in any case, for the columns it adds.
