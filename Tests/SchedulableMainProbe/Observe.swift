@@ -1,3 +1,4 @@
+import Dispatch
 import Schedulable
 
 #if canImport(Glibc)
@@ -29,8 +30,18 @@ final class UploadLog: ConfinedObject, @unchecked Sendable {
     }
 }
 
-/// "observe": uses two observed objects, one on the main thread and one on a queue scheduler, then
-/// exits normally, so that the observation file is written at exit (`ObservationTests`).
+/// A cache kept by a raw serial queue that the main thread calls into with `sync`.
+final class RawQueueCache: ConfinedObject, @unchecked Sendable {
+    let confinement = Confinement.observed()
+
+    func touch() {
+        preconditionIsolated()
+    }
+}
+
+/// "observe": uses observed objects — one on the main thread, one on a queue scheduler, one in a raw
+/// serial queue's `sync` from the main thread (the queue's work, not the main thread's) — then exits
+/// normally, so that the observation file is written at exit (`ObservationTests`).
 func runObservation() -> Never {
     let preferences = Preferences()
     _ = preferences.theme()
@@ -38,5 +49,9 @@ func runObservation() -> Never {
     let log = UploadLog()
     uploads.sync { log.append("started") }
     uploads.sync { log.append("finished") }
+    let raw = DispatchQueue(label: "probe.observe.raw")
+    let cache = RawQueueCache()
+    raw.sync { cache.touch() }
+    raw.sync { cache.touch() }
     exit(0)
 }

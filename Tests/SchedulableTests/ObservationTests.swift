@@ -243,7 +243,7 @@ struct ObservationTests {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let outcome = try runMainProbe(["observe"], environment: ["\(ConfinementObservations.directoryEnvironmentVariable)=\(directory)"])
         #expect(outcome.exitStatus == 0, "stderr: \(outcome.standardError)")
-        #expect(outcome.standardError.contains("Schedulable: observed 2 types; wrote \(directory)/schedulable-main-probe-"))
+        #expect(outcome.standardError.contains("Schedulable: observed 3 types; wrote \(directory)/schedulable-main-probe-"))
         let files = try FileManager.default.contentsOfDirectory(atPath: directory)
         #expect(files.count == 1)
         let data = try #require(FileManager.default.contents(atPath: directory + "/" + files[0]))
@@ -251,9 +251,14 @@ struct ObservationTests {
         #expect(file["format"] as? String == "schedulable-observations")
         #expect(file["version"] as? Int == ConfinementObservations.formatVersion)
         let types = try #require(file["types"] as? [[String: Any]])
-        #expect(types.map { $0["type"] as? String } == ["Preferences", "UploadLog"])
+        #expect(types.map { $0["type"] as? String } == ["Preferences", "RawQueueCache", "UploadLog"])
         let contexts = try #require(file["contexts"] as? [[String: Any]])
-        #expect(Set(contexts.map { "\($0["kind"]!):\($0["label"]!)" }) == ["main:main thread", "scheduler:probe.observe"])
+        let names = Dictionary(uniqueKeysWithValues: contexts.map { ($0["id"] as! Int, "\($0["kind"]!):\($0["label"]!)") })
+        #expect(Set(names.values) == ["main:main thread", "scheduler:probe.observe", "queue:probe.observe.raw"])
+        // The raw queue's work, though the main thread runs it (`sync`): one step, on the queue.
+        let raw = try #require(types.first { $0["type"] as? String == "RawQueueCache" })
+        let steps = try #require((raw["instanceSteps"] as? [[String: Any]])?.first?["steps"] as? [[String: Any]])
+        #expect(steps.map { names[$0["context"] as! Int] } == ["queue:probe.observe.raw"])
     }
 
     @Test func writingToAPlaceThatCannotBeWrittenSaysWhy() {

@@ -57,25 +57,45 @@ package struct ObservedContext: Hashable, Sendable {
 }
 
 extension CurrentExecution {
-    /// The calling code's context as observation records it: the innermost library context, else the
-    /// main thread, else the Swift task, else a raw serial queue by its label, else a pool thread,
-    /// else the plain thread.
+    /// The calling code's context as observation records it: the innermost library context; else the
+    /// serial queue whose work runs here, a library one or a raw one by its label — before the main
+    /// thread (a raw `queue.sync` from it runs that queue's work) and before the task (an actor whose
+    /// executor is a serial queue runs its jobs as that queue's work); else the main thread, the Swift
+    /// task, a pool thread, the plain thread.
     package static var observed: ObservedContext {
         switch innermost {
         case .frame(let context, _), .queue(let context):
             return ObservedContext(context)
         case .mainThread:
-            return ObservedContext(kind: .main, label: "main thread")
+            return serialQueueRunningHere ?? ObservedContext(kind: .main, label: "main thread")
         case .thread(let id):
+            if let queue = serialQueueRunningHere { return queue }
             let task = PlatformInternals.currentTaskID
             if task != 0 { return ObservedContext(kind: .task, label: "task \(task)", identity: task) }
-            let queueLabel = String(cString: csched_current_queue_label())
-            let isRoot = queueLabel.isEmpty || PlatformInternals.isRootQueueLabel(queueLabel) == true
-            if !isRoot { return ObservedContext(kind: .queue, label: queueLabel) }
             if PlatformInternals.runningOnPool {
-                return ObservedContext(kind: .pool, label: queueLabel.isEmpty ? "pool" : queueLabel)
+                let label = String(cString: csched_current_queue_label())
+                return ObservedContext(kind: .pool, label: label.isEmpty ? "pool" : label)
             }
             return ObservedContext(kind: .thread, label: threadDescription, identity: UInt64(id))
         }
     }
+
+    /// The serial queue whose work the calling code runs, when it is not the main queue: a library queue
+    /// by its context (its queue-specific value), else a raw one by its label.
+    private static var serialQueueRunningHere: ObservedContext? {
+        let found = first(includingFrames: false) { layer in
+            if case .queue = layer { return true }
+            return false
+        }
+        if case .queue(let context)? = found, context.kind != .main { return ObservedContext(context) }
+        // A pool's work (a global queue's, Swift's global concurrent executor's) is not a serial queue's.
+        let label = String(cString: csched_current_queue_label())
+        guard !label.isEmpty, label != mainQueueLabel, PlatformInternals.isRootQueueLabel(label) != true,
+            !PlatformInternals.runningOnPool
+        else { return nil }
+        return ObservedContext(kind: .queue, label: label)
+    }
+
+    /// libdispatch's label of the main queue.
+    private static let mainQueueLabel = "com.apple.main-thread"
 }
