@@ -88,8 +88,11 @@ extension ConfinementViolation {
 
     /// Captures the calling thread's stack as this violation's access site (return addresses only; see
     /// ``accessSite``). Called by the library where it makes a violation, on the violating thread.
-    package mutating func captureAccessSite() {
-        let depth = ConfinementSystem.debugChecksCompiledIn ? ConfinementSystem.reportStackDepth : 0
+    ///
+    /// - Parameter stackDepth: How many frames from the access site on the report shows; `nil`: the
+    ///   configured ``ConfinementSystem/reportStackDepth`` (debug tier), none otherwise.
+    package mutating func captureAccessSite(stackDepth: Int? = nil) {
+        let depth = stackDepth ?? (ConfinementSystem.debugChecksCompiledIn ? ConfinementSystem.reportStackDepth : 0)
         // A method guard's member is spelled with its arguments (`refresh()`); a property's is a name.
         let property = member.hasSuffix(")") ? nil : member
         access = .captured(CapturedAccess(
@@ -192,9 +195,9 @@ final class CapturedAccess: Sendable {
     var resolved: Resolved {
         symbolicated.withLock { resolved in
             if let resolved { return resolved }
-            let frames = stack.frames()
+            let (frames, first) = userFrames()
             var result = Resolved(key: nil, site: nil, stack: [])
-            if let first = StackFrameClassifier.firstUserFrame(in: frames, property: property) {
+            if let first {
                 var fromSite = Array(frames[first...])
                 fromSite[0] = CallStack.atItsStatement(fromSite[0])
                 let shown = fromSite.lazy
@@ -210,6 +213,35 @@ final class CapturedAccess: Sendable {
             return result
         }
     }
+
+    /// The symbolicated frames and the index of the access site's: the stack's first addresses alone
+    /// when they hold the site and what is shown after it (each new address costs a look-up in the
+    /// debug information; a deep stack's last frames rarely matter), else all of them.
+    private func userFrames() -> (frames: [CallStack.Frame], first: Int?) {
+        let window = Self.firstWindow + depth
+        guard stack.addresses.count > window else {
+            let frames = stack.frames()
+            return (frames, StackFrameClassifier.firstUserFrame(in: frames, property: property))
+        }
+        var frames = CallStack(addresses: Array(stack.addresses.prefix(window))).frames()
+        // Enough when the window holds the site, the frames shown from it and the site's caller, as the
+        // whole stack would give them (the same filters as `resolved`).
+        if let first = StackFrameClassifier.firstUserFrame(in: frames, property: property) {
+            let named = frames[first...].filter { !$0.isThunk && ($0.name != nil || $0.image != nil) }
+            let shown = named.filter { !StackFrameClassifier.isEntry($0) }
+            if shown.count > depth, named.count > 1 { return (frames, first) }
+        }
+        // The rest, each address once: a frame (inlined ones included) belongs to one address.
+        // An autoclosure is placed at its maker's line, which may be in the rest: placed again, whole.
+        frames = CallStack.autoclosuresAtTheirStatement(
+            frames + CallStack(addresses: Array(stack.addresses.dropFirst(window))).frames()
+        )
+        return (frames, StackFrameClassifier.firstUserFrame(in: frames, property: property))
+    }
+
+    /// How many addresses the first window symbolicates beyond the shown depth: the library's frames
+    /// above a site in an optimised build, with room; a debug build's deeper ones take the whole stack.
+    static let firstWindow = 12
 
     /// The frame as a report shows it, named by ``StackFrameClassifier/reportName(of:)``.
     static func reportFrame(_ frame: CallStack.Frame) -> ConfinementViolation.StackFrame {

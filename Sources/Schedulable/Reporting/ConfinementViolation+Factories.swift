@@ -64,7 +64,8 @@ extension ConfinementViolation {
             actualContext: CurrentExecution.description, callSite: member.callSite
         )
         violation.describe(object)
-        violation.captureAccessSite()
+        // A step needs its site and the site's caller, never a stack: symbolicated at exit, for many.
+        violation.captureAccessSite(stackDepth: 0)
         return violation
     }
 
