@@ -24,7 +24,7 @@ observe=0
 runs_given=0
 # --observe: the GRDB classes whose owner GRDB states (README.md, "Observing GRDB"), adopted by
 # `schedule-audit-tool adopt`. TYPE:FILE adopts TYPE with FILE left out of the sources (see below).
-adopt_types="${ADOPT_TYPES:-Database SerializedDatabase Statement:Core/Database.swift RowCursor StatementCursor DatabaseValueCursor FastDatabaseValueCursor SQLStatementCursor}"
+adopt_types="${ADOPT_TYPES:-Database SerializedDatabase Statement RowCursor StatementCursor DatabaseValueCursor FastDatabaseValueCursor SQLStatementCursor}"
 grdb_version="${GRDB_VERSION:-7.10.0}"
 grdb_url="${GRDB_URL:-https://github.com/groue/GRDB.swift}"
 run_timeout="${RUN_TIMEOUT:-900}"

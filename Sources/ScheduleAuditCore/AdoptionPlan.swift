@@ -34,7 +34,10 @@ struct AdoptionPlan: Sendable {
         let files = sources.map { SourceFile(path: $0.path, text: $0.text) }
         let declared = files.indices.flatMap { file in files[file].typeDeclarations().map { (file: file, declaration: $0) } }
         let types = declared.filter { $0.declaration.kind != .extension }
-        let matches = types.filter {
+        // A name as Swift resolves it from outside: `Worker` is the top-level one when there is one (a
+        // nested `Outer.Worker` is then named by its path); otherwise any type whose path ends with it.
+        let exact = types.filter { $0.declaration.qualifiedName == typeName }
+        let matches = exact.count == 1 ? exact : types.filter {
             $0.declaration.qualifiedName == typeName || $0.declaration.qualifiedName.hasSuffix("." + typeName)
         }
         guard let match = matches.first else {
@@ -99,7 +102,9 @@ struct AdoptionPlan: Sendable {
         if let existing = members.first(where: { $0.nameToken.map { file.tokens[$0].text } == "confinement" && ($0.kind == .variable || $0.kind == .constant) }) {
             skip(existing.keyword, in: file, "'confinement' is declared already: kept as it is (it must be a 'let' of type Confinement)")
         } else {
-            let insertion = Self.firstStatement(Self.observeRecord, open: type.openBrace, close: type.closeBrace, in: file, lines: lines[file.path] ?? [])
+            // A public or open class's requirement must be as visible as the class.
+            let record = (Self.isPublic(type.keyword, in: file) ? "public " : "") + Self.observeRecord
+            let insertion = Self.firstStatement(record, open: type.openBrace, close: type.closeBrace, in: file, lines: lines[file.path] ?? [])
             add(insertion, in: file, at: type.openBrace, "add '\(Self.observeRecord)' as the first member: owner unknown, observe each instance")
         }
         for member in members where member.nameToken.map({ file.tokens[$0].text }) != "confinement" {
@@ -245,6 +250,18 @@ struct AdoptionPlan: Sendable {
                                    text: "\n" + indent(brace.line) + "    " + statement + "\n" + indent(brace.line))
         }
         return SourceInsertion(line: brace.line, column: brace.column + 1, text: " " + statement + ";")
+    }
+
+    /// Whether the declaration whose keyword is `keyword` is `public` or `open` (its modifiers, read
+    /// backwards from the keyword).
+    private static func isPublic(_ keyword: Int, in file: SourceFile) -> Bool {
+        let modifiers: Set<String> = ["public", "open", "final", "internal", "package", "nonisolated", "indirect"]
+        var index = keyword - 1
+        while index >= 0, modifiers.contains(file.tokens[index].text) {
+            if file.tokens[index].text == "public" || file.tokens[index].text == "open" { return true }
+            index -= 1
+        }
+        return false
     }
 
     /// 1-based line and column of a token.

@@ -70,7 +70,7 @@ struct AdoptScanTests {
                 @unchecked Sendable, ConfinedObject
                 where Value: Equatable
             {
-                let confinement = Confinement.observed()
+                public let confinement = Confinement.observed()
                 @Confined var items: [Key: Value] = [:]
                 public func value<T>(
                     for key: Key,
@@ -131,10 +131,16 @@ struct AdoptScanTests {
                 """,
             "B.swift": "final class Worker {}\n",
         ])
-        let ambiguous = sources.adopt("Worker")
+        // The bare name is the top-level type, as Swift resolves it from outside; the nested one is named
+        // by its path.
+        #expect(try sources.adopted("Worker", file: "B.swift") == "import Schedulable\n\nfinal class Worker: ConfinedObject {\n    let confinement = Confinement.observed()\n}\n")
+        let nestedOnly = try TemporarySources([
+            "A.swift": "enum Outer { final class Worker {} }\n", "B.swift": "enum Other { final class Worker {} }\n",
+        ])
+        let ambiguous = nestedOnly.adopt("Worker")
         #expect(ambiguous.status == 2)
         #expect(ambiguous.standardError.hasPrefix(
-            "error: 'Worker' is ambiguous: declared at \(sources.path("A.swift")):3 ('Outer.Worker'), \(sources.path("B.swift")):1 ('Worker'); name it with its enclosing type\n"))
+            "error: 'Worker' is ambiguous: declared at \(nestedOnly.path("A.swift")):1 ('Outer.Worker'), \(nestedOnly.path("B.swift")):1 ('Other.Worker'); name it with its enclosing type\n"))
         let plan = try sources.plan("Outer.Worker")
         #expect(plan.notes.map(\.message).filter { $0.hasPrefix("wrap") || $0.hasPrefix("guard") } == [
             "wrap stored property 'jobs' in @Confined", "guard method 'work()' with assertIsolated()",
@@ -218,6 +224,17 @@ struct AdoptScanTests {
         #expect(try SwiftSources.load(directories: [sources.root + "/.", sources.root + "/./B"]).map(\.path) == [
             sources.root + "/./B/b.swift", sources.root + "/./a.swift",
         ])
+    }
+
+    /// A public or open class's requirement is as visible as the class (else the adopted code does not
+    /// compile: GRDB's public classes, Benchmarks/GRDBHarness).
+    @Test func aPublicClassGetsAPublicConfinement() throws {
+        let sources = try TemporarySources([
+            "A.swift": "import Schedulable\npublic final class P {}\nopen class O {}\nfinal class I {}\n",
+        ])
+        #expect(try sources.adopted("P").contains("public final class P: ConfinedObject {\n    public let confinement = Confinement.observed()\n}\n"))
+        #expect(try sources.adopted("O").contains("open class O: ConfinedObject {\n    public let confinement = Confinement.observed()\n}\n"))
+        #expect(try sources.adopted("I").contains("final class I: ConfinedObject {\n    let confinement = Confinement.observed()\n}\n"))
     }
 
     @Test func aDeclaredConfinementIsKept() throws {
