@@ -8,6 +8,7 @@
 /// | the same, with a stray use (a move without `handOff(to:)` only some instances made) | contradicted |
 /// | `not-confinable`; `contradicted` (a declared owner missed) | contradicted |
 /// | `insufficient`; the type not in the files | unexercised |
+/// | a claim no class's instances test (`assumeIsolated`, a variable of another type) | not observable |
 enum ClaimMarking: Equatable, Sendable {
     /// The verdict is an owner, the main thread, each instance's first user, or hand-offs only.
     case held(String)
@@ -15,18 +16,24 @@ enum ClaimMarking: Equatable, Sendable {
     case contradicted(String)
     /// The files do not show the type used, or not enough to judge.
     case unexercised(String)
+    /// No run can test the claim; the text says why.
+    case notObservable(String)
+
+    /// The labels in the order the summary counts them.
+    static let labels = ["held", "contradicted", "unexercised", "not observable"]
 
     var label: String {
         switch self {
         case .held: "held"
         case .contradicted: "contradicted"
         case .unexercised: "unexercised"
+        case .notObservable: "not observable"
         }
     }
 
     var evidence: String {
         switch self {
-        case .held(let text), .contradicted(let text), .unexercised(let text): text
+        case .held(let text), .contradicted(let text), .unexercised(let text), .notObservable(let text): text
         }
     }
 
@@ -35,7 +42,7 @@ enum ClaimMarking: Equatable, Sendable {
         switch self {
         case .contradicted: 2
         case .held: 1
-        case .unexercised: 0
+        case .unexercised, .notObservable: 0
         }
     }
 
@@ -54,6 +61,7 @@ enum ClaimMarking: Equatable, Sendable {
         case .held(let text): return .held(prefix + text)
         case .contradicted(let text): return .contradicted(prefix + text)
         case .unexercised(let text): return .unexercised(prefix + text)
+        case .notObservable(let text): return .notObservable(prefix + text)
         }
     }
 

@@ -17,6 +17,8 @@ struct Claim: Equatable, Sendable {
     var message: String
     /// The class whose observed instances test the claim (qualified, and simple), when there is one.
     var observedType: (qualified: String, simple: String)?
+    /// Why no run can test the claim, when no class's instances do (`observedType` is nil).
+    var unobservable: String? = nil
 
     static func == (lhs: Self, rhs: Self) -> Bool {
         (lhs.kind, lhs.path, lhs.line, lhs.column, lhs.message) == (rhs.kind, rhs.path, rhs.line, rhs.column, rhs.message)
@@ -83,6 +85,7 @@ enum ClaimScan {
             let name = tokens[keyword + 1].text
             var held = "the sources do not declare its type"
             var observed: (String, String)?
+            var unobservable = "the sources do not declare its type, so no class of theirs with a record holds it; observe mode records uses of recorded class instances, never of a variable"
             if let typeName = heldTypeName(after: keyword + 1, in: file),
                 let type = declared.first(where: { $0.declaration.kind != .extension && ($0.declaration.qualifiedName == typeName || $0.declaration.name == typeName) }) {
                 let kind = type.declaration.kind
@@ -90,14 +93,16 @@ enum ClaimScan {
                     held = "it holds an instance of class '\(type.declaration.qualifiedName)', claimed to be used by one context at a time"
                     observed = (type.declaration.qualifiedName, type.declaration.name)
                 } else {
-                    held = "it holds \(kind == .enum || kind == .actor ? "an" : "a") \(kind.rawValue) '\(type.declaration.qualifiedName)', not a class instance"
+                    let article = kind == .enum || kind == .actor ? "an" : "a"
+                    held = "it holds \(article) \(kind.rawValue) '\(type.declaration.qualifiedName)', not a class instance"
+                    unobservable = "it holds \(article) \(kind.rawValue), which has no Confinement record; observe mode records uses of recorded class instances, never of a variable"
                 }
             }
             let site = AdoptionPlan.position(index, in: file)
             claims.append(Claim(
                 kind: .nonisolatedUnsafe, path: file.path, line: site.line, column: site.column,
                 message: "nonisolated(unsafe) \(tokens[keyword].text) '\(name)' is claimed to be used safely without isolation; \(held)",
-                observedType: observed
+                observedType: observed, unobservable: observed == nil ? unobservable : nil
             ))
         }
         return claims
@@ -129,7 +134,8 @@ enum ClaimScan {
             return Claim(
                 kind: .assumeIsolated, path: file.path, line: site.line, column: site.column,
                 message: "code here is claimed to run isolated to \(receiver) (assumeIsolated traps when it does not)",
-                observedType: nil
+                observedType: nil,
+                unobservable: "observe mode records the contexts of confined objects' uses, not actor isolation; assumeIsolated checks this claim itself, trapping where it does not hold"
             )
         }
     }

@@ -1,6 +1,6 @@
 /// `schedule-audit-tool claims`: lists the Swift 6 claims of the sources that an observed run can
-/// test, and with observation files marks each class claim held, contradicted or unexercised from the
-/// verdict `propose` gives its type.
+/// test, and with observation files marks each claim: a class's (or a variable's holding its instance)
+/// held, contradicted or unexercised from the verdict `propose` gives the class; any other, not observable.
 ///
 /// ```
 /// schedule-audit-tool claims [--sources <dir> …] [--observations <file-or-dir> …]
@@ -13,12 +13,15 @@ public struct ClaimsCommand: Equatable, Sendable {
         Lists the Swift 6 claims that a run can test, one 'path:line:column: note: claim: …' line each:
         classes declared '@unchecked Sendable' with a stored 'var' and no lock member, 'nonisolated(unsafe)'
         variables (and the class they hold, when the sources declare it), and 'assumeIsolated' calls.
-        With observation files (what a run in observe mode writes), each class claim is marked from the
-        verdict 'propose' gives its type (the same files, read and judged the same way):
-          held          owner, main, first-user or hand-off (the line says which)
-          contradicted  not-confinable, a stray use (a move without handOff(to:) that only some
-                        instances made), or a declared owner missed: a warning naming the sites
-          unexercised   insufficient evidence, or the class is not in the files ('adopt' it first)
+        With observation files (what a run in observe mode writes), each claim is marked. A class claim,
+        and a 'nonisolated(unsafe)' variable holding a class's instance, from the verdict 'propose' gives
+        that class (the same files, read and judged the same way):
+          held            owner, main, first-user or hand-off (the line says which)
+          contradicted    not-confinable, a stray use (a move without handOff(to:) that only some
+                          instances made), or a declared owner missed: a warning naming the sites
+          unexercised     insufficient evidence, or the class is not in the files ('adopt' it first)
+          not observable  an 'assumeIsolated' call, or a variable of another type: no run tests it
+                          (the line says why)
 
         OPTIONS:
           --sources <dir>                 a directory of Swift sources (repeatable; default: Sources)
@@ -58,7 +61,7 @@ public struct ClaimsCommand: Equatable, Sendable {
 
     /// Lists (and marks) the claims.
     ///
-    /// - Returns: One note per claim, a marking line per class claim when observations were given, and
+    /// - Returns: One note per claim, a marking line per claim when observations were given, and
     ///   a summary; status 0.
     /// - Throws: ``AuditError`` when the sources or an observation file cannot be read.
     public func run() throws -> (output: String, status: Int32) {
@@ -72,8 +75,13 @@ public struct ClaimsCommand: Equatable, Sendable {
         for claim in claims {
             let location = "\(claim.path):\(claim.line):\(claim.column)"
             lines.append("\(location): note: claim: \(claim.message)")
-            guard observed != nil, let type = claim.observedType else { continue }
-            let marking = ClaimMarking.mark(typeName: type.qualified, simpleName: type.simple, in: judged)
+            guard observed != nil else { continue }
+            let marking: ClaimMarking
+            if let type = claim.observedType {
+                marking = ClaimMarking.mark(typeName: type.qualified, simpleName: type.simple, in: judged)
+            } else {
+                marking = .notObservable(claim.unobservable ?? "no class's instances test it")
+            }
             let severity = if case .contradicted = marking { "warning" } else { "note" }
             lines.append("\(location): \(severity): \(marking.label): \(marking.evidence)")
             marks[marking.label, default: 0] += 1
@@ -81,7 +89,7 @@ public struct ClaimsCommand: Equatable, Sendable {
         let counts = Claim.Kind.allKinds.map { kind in claims.filter { $0.kind == kind }.count }
         var summary = "claims: \(claims.count) \(claims.count == 1 ? "claim" : "claims") (\(counts[0]) @unchecked Sendable, \(counts[1]) nonisolated(unsafe), \(counts[2]) assumeIsolated)"
         if let files = observed?.files.count {
-            let marked = ["held", "contradicted", "unexercised"].map { "\(marks[$0] ?? 0) \($0)" }
+            let marked = ClaimMarking.labels.map { "\(marks[$0] ?? 0) \($0)" }
             summary += "; marked from \(files) observation \(files == 1 ? "file" : "files"): \(marked.joined(separator: ", "))"
         }
         lines.append(summary)

@@ -39,7 +39,7 @@ struct ClaimMarkingTests {
     func eachVerdictIsOneMarking(instances: [[Int]], expected: String) throws {
         let marked = try Self.marking(instances)
         #expect(marked.line == expected.replacingOccurrences(of: "FILE", with: marked.file))
-        let counts = ["held", "contradicted", "unexercised"].map { "\(expected.contains(": \($0): ") ? 1 : 0) \($0)" }
+        let counts = ClaimMarking.labels.map { "\(expected.contains(": \($0): ") ? 1 : 0) \($0)" }
         #expect(marked.summary == "claims: 1 claim (1 @unchecked Sendable, 0 nonisolated(unsafe), 0 assumeIsolated); marked from 1 observation file: \(counts.joined(separator: ", "))")
     }
 
@@ -62,22 +62,62 @@ struct ClaimMarkingTests {
         let lines = result.standardOutput.split(separator: "\n").map(String.init)
         try #require(lines.count == 3)
         #expect(lines[1] == "\(sources.path("Sources/Cache.swift")):1:13: warning: contradicted: 'Lib.Cache': not-confinable: returns to main thread at App/Cache.swift:12 f() after scheduler 'com.app.uploads' at App/Cache.swift:11 f(): used from both, interleaved; a bug, or state that a lock guards [\(sources.path("obs/b.json"))]")
-        #expect(lines[2].hasSuffix("marked from 2 observation files: 0 held, 1 contradicted, 0 unexercised"))
+        #expect(lines[2].hasSuffix("marked from 2 observation files: 0 held, 1 contradicted, 0 unexercised, 0 not observable"))
     }
 
-    @Test func aClassNotInTheFilesIsUnexercisedAndNonisolatedClaimsFollowTheirClass() throws {
+    @Test func everyClaimIsMarkedAndThoseNoRunTestsSayWhy() throws {
         let sources = try TemporarySources([
             "Sources/A.swift": ClaimsCommandTests.sources,
             "one.json": ClaimsCommandTests.observation(type: "Cache", instances: [[2]]),
         ])
         let result = AuditCommand.main(arguments: ["claims", "--sources", sources.path("Sources"), "--observations", sources.path("one.json")])
-        let markings = result.standardOutput.split(separator: "\n").filter { !$0.contains("claim") }
-        #expect(markings.map { $0.split(separator: " ", maxSplits: 2)[1...].joined(separator: " ") } == [
-            "note: held: owner: 1 instance, every use on scheduler 'com.app.uploads'",
-            "note: unexercised: 'Later' is not in the observation files; observe it ('adopt Later'), then run the tests",
-            "note: held: owner: 1 instance, every use on scheduler 'com.app.uploads'",
+        let path = sources.path("Sources/A.swift")
+        let markings = result.standardOutput.split(separator: "\n").filter { !$0.contains(": note: claim: ") }
+        let record = "observe mode records uses of recorded class instances, never of a variable"
+        #expect(markings == [
+            "\(path):3:13: note: held: owner: 1 instance, every use on scheduler 'com.app.uploads'",
+            "\(path):17:13: note: unexercised: 'Later' is not in the observation files; observe it ('adopt Later'), then run the tests",
+            "\(path):25:5: note: held: owner: 1 instance, every use on scheduler 'com.app.uploads'",
+            "\(path):26:5: note: not observable: it holds a struct, which has no Confinement record; \(record)",
+            "\(path):27:5: note: not observable: the sources do not declare its type, so no class of theirs with a record holds it; \(record)",
+            "\(path):31:15: note: not observable: observe mode records the contexts of confined objects' uses, not actor isolation; assumeIsolated checks this claim itself, trapping where it does not hold",
+            "claims: 6 claims (2 @unchecked Sendable, 3 nonisolated(unsafe), 1 assumeIsolated); marked from 1 observation file: 2 held, 0 contradicted, 1 unexercised, 3 not observable",
         ])
-        #expect(result.standardOutput.hasSuffix("marked from 1 observation file: 2 held, 0 contradicted, 1 unexercised\n"))
+    }
+
+    /// A `nonisolated(unsafe)` variable holding a class's instance (by annotation or initializer, the
+    /// class `@unchecked Sendable` or not) is marked exactly as a claim of that class would be.
+    @Test(arguments: [[[2], [2]], [[2], [1, 2, 1]], [[1, 3]], [[]]])
+    func aVariableHoldingAClassIsMarkedAsItsClass(instances: [[Int]]) throws {
+        let text = """
+            final class Cache: @unchecked Sendable {
+                var items = 0
+            }
+            final class Plain {
+                var items = 0
+            }
+            nonisolated(unsafe) var shared: Cache? = nil
+            nonisolated(unsafe) var made = Cache()
+            nonisolated(unsafe) var plain = Plain()
+
+            """
+        let sources = try TemporarySources([
+            "Sources/A.swift": text,
+            "obs/a.json": ClaimsCommandTests.observation(type: "Cache", instances: instances),
+            "obs/b.json": ClaimsCommandTests.observation(type: "Plain", instances: instances),
+        ])
+        let result = AuditCommand.main(arguments: ["claims", "--sources", sources.path("Sources"), "--observations", sources.path("obs")])
+        #expect(result.status == 0)
+        let lines = result.standardOutput.split(separator: "\n").map(String.init)
+        try #require(lines.count == 9)
+        // Each marking without its location: the class's, then each variable's.
+        let markings = [1, 3, 5, 7].map { lines[$0].split(separator: " ", maxSplits: 1)[1] }
+        let classMarking = markings[0].replacingOccurrences(of: sources.path("obs/a.json"), with: "FILE")
+        #expect(classMarking.hasPrefix(instances == [[2], [2]] ? "note: held: owner: " : instances == [[]] ? "note: unexercised: insufficient: " : "warning: contradicted: "))
+        #expect(markings[1] == markings[0])
+        #expect(markings[2] == markings[0])
+        #expect(markings[3].replacingOccurrences(of: sources.path("obs/b.json"), with: "FILE") == classMarking)
+        #expect(lines[2].contains("nonisolated(unsafe) var 'shared'") && lines[6].contains("var 'plain'"))
     }
 
     /// `claims` and `propose` over the same files: every type of propose's fixture (one file per verdict)
