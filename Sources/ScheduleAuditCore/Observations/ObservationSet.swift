@@ -51,9 +51,12 @@ struct MergedType: Sendable {
     var contextsDropped = 0
     /// The files the type appears in.
     var files: [String] = []
+    /// The specializations pooled into this type (`Cursor<Int>`, `Cursor<Bool>`), when it is generic.
+    var specializations: [String] = []
 }
 
-/// Every observation file of a run, merged per type (`module` + `type`).
+/// Every observation file of a run, merged per type (`module` + `type`; a generic class's
+/// specializations pooled into one).
 struct ObservationSet: Sendable {
     /// The files read, in the order merged (sorted by path).
     var files: [String]
@@ -131,8 +134,54 @@ struct ObservationSet: Sendable {
                 types[name] = merged
             }
         }
-        let sorted = types.values.sorted { ($0.type, $0.module ?? "") < ($1.type, $1.module ?? "") }
+        let order = Dictionary(files.enumerated().map { ($1.path, $0) }) { first, _ in first }
+        let pooled = poolSpecializations(Array(types.values), fileOrder: order)
+        let sorted = pooled.sorted { ($0.type, $0.module ?? "") < ($1.type, $1.module ?? "") }
         return ObservationSet(files: files.map(\.path), types: sorted)
+    }
+
+    /// Pools the specializations of one generic class (same module, name before `<` and record) into
+    /// one type named without generic arguments: they share the one record line `apply` edits, so they
+    /// get one verdict, judged from all their instances (in file order).
+    static func poolSpecializations(_ types: [MergedType], fileOrder: [String: Int]) -> [MergedType] {
+        var groups: [String: [MergedType]] = [:]
+        var keys: [String] = []
+        for type in types {
+            let base = String(type.type.prefix { $0 != "<" })
+            let created = type.createdAt.map { "\($0.file):\($0.line)" } ?? ""
+            let key = [type.module ?? "", base, type.recordKind, created, type.declaredOwner?.description ?? ""].joined(separator: "\u{0}")
+            if groups[key] == nil { keys.append(key) }
+            groups[key, default: []].append(type)
+        }
+        // Specializations whose records differ (another line or owner) are not one line's: each keeps
+        // its own name, so no two types share one.
+        let name = { (key: String) in key.split(separator: "\u{0}", omittingEmptySubsequences: false).prefix(2).joined(separator: "\u{0}") }
+        let records = Dictionary(keys.map { (name($0), 1) }, uniquingKeysWith: +)
+        return keys.flatMap { key -> [MergedType] in
+            let group = groups[key]!.sorted { $0.type < $1.type }
+            let generic = group.map(\.type).filter { $0.contains("<") }
+            guard !generic.isEmpty, records[name(key)] == 1 else { return group }
+            var pooled = group[0]
+            pooled.type = String(pooled.type.prefix { $0 != "<" })
+            pooled.specializations = generic
+            for type in group.dropFirst() {
+                pooled.seen += type.seen
+                pooled.dropped += type.dropped
+                pooled.droppedSteps += type.droppedSteps
+                pooled.contextsDropped += type.contextsDropped
+                pooled.instances += type.instances
+                pooled.files += type.files
+                for use in type.memberUses where !pooled.memberUses.contains(where: { $0.context == use.context && $0.member == use.member }) {
+                    pooled.memberUses.append(use)
+                }
+            }
+            pooled.files = pooled.files.uniqued { $0 }.sorted { fileOrder[$0, default: 0] < fileOrder[$1, default: 0] }
+            // A stable sort: each file's instances keep their order, files come in merge order.
+            pooled.instances = pooled.instances.enumerated().sorted {
+                (fileOrder[$0.element.file, default: 0], $0.offset) < (fileOrder[$1.element.file, default: 0], $1.offset)
+            }.map(\.element)
+            return [pooled]
+        }
     }
 
     private static func recordSummary(_ kind: String, _ createdAt: ProcessObservations.Location?, _ owner: ContextKey?) -> String {

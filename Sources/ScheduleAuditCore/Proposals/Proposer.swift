@@ -188,6 +188,11 @@ enum Proposer {
 
     private static func sampleEvidence(_ type: MergedType, keptCount: Int, cut: Int) -> [String] {
         var lines: [String] = []
+        if type.specializations.count > 1 {
+            lines.append("\(type.specializations.count) specializations merged (\(type.specializations.joined(separator: ", "))): they share one record")
+        } else if let only = type.specializations.first {
+            lines.append("1 specialization observed (\(only))")
+        }
         if type.dropped > 0 {
             lines.append("a sample: steps kept for \(keptCount) of \(type.seen) instances (\(type.dropped) beyond the instancesPerType limit)")
         }
