@@ -24,6 +24,7 @@ private enum Shared {}
 private enum OnPool {}
 private enum Many {}
 private enum BackAndForth {}
+private enum ExitTest {}
 
 private final class ObservedSilent: ConfinedObject, @unchecked Sendable {
     let confinement = Confinement.observed()
@@ -236,8 +237,8 @@ struct ObservationTests {
         #expect(policy.description == "observe,UploadQueue=trap")
     }
 
-    /// A program that ends normally writes its file at exit (the probe: exit tests end without the
-    /// handlers that write it). On the main thread and on a scheduler.
+    /// A program that ends normally writes its file at exit, and says so on standard error (the probe
+    /// program: its main thread runs top-level code). On the main thread, a scheduler and a raw queue.
     @Test func aProgramWritesItsFileAtExitWhereTheEnvironmentSays() throws {
         let directory = NSTemporaryDirectory() + "schedulable-observe-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -259,6 +260,25 @@ struct ObservationTests {
         let raw = try #require(types.first { $0["type"] as? String == "RawQueueCache" })
         let steps = try #require((raw["instanceSteps"] as? [[String: Any]])?.first?["steps"] as? [[String: Any]])
         #expect(steps.map { names[$0["context"] as! Int] } == ["queue:probe.observe.raw"])
+    }
+
+    /// An exit test's child is a process of its own: it writes its file at exit, beside the parent's.
+    @Test func anExitTestWritesItsFileAtExit() async throws {
+        let directory = NSTemporaryDirectory() + "schedulable-observe-exit-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        await #expect(processExitsWith: .success) { [directory = directory as String] in
+            setenv(ConfinementObservations.directoryEnvironmentVariable, directory, 1)
+            let service = Observed<ExitTest>()
+            SerialQueueScheduler(label: "observe.exit").sync { service.touch() }
+            SerialQueueScheduler(label: "observe.exit.other").sync { service.touch() }
+        }
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".json") }
+        #expect(files.count == 1)
+        let data = try #require(FileManager.default.contents(atPath: directory + "/" + files[0]))
+        let file = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let type = try #require((file["types"] as? [[String: Any]])?.first { $0["type"] as? String == "Observed<ExitTest>" })
+        let steps = try #require((type["instanceSteps"] as? [[String: Any]])?.first?["steps"] as? [[String: Any]])
+        #expect(steps.count == 2)
     }
 
     @Test func writingToAPlaceThatCannotBeWrittenSaysWhy() {

@@ -192,8 +192,8 @@ struct MatrixTests {
         let setting = level.rawValue   // an exit test captures Codable values only
         await #expect(processExitsWith: expectation, observing: [\.standardErrorContent]) { [setting = setting as String] in
             setenv("SCHEDULABLE_CONFINEMENT", setting, 1)
-            // The observe level writes its file at exit (an exit test's ends without the handlers that
-            // write it): never into the package, whatever the testing library does.
+            // The observe level writes its file at exit: into a directory of this child's own, never into
+            // the package.
             setenv(ConfinementObservations.directoryEnvironmentVariable, NSTemporaryDirectory() + "schedulable-matrix-\(getpid())", 1)
             let owner = SerialQueueScheduler(label: "exit.matrix.level")
             let subject = MatrixSubject(Confinement(owner: owner))

@@ -18,8 +18,8 @@ import Darwin
 /// `schedulable-observations`, version 1, described in the Adopting in an Existing Codebase article),
 /// to the directory `SCHEDULABLE_CONFINEMENT_OBSERVATIONS` names (default `.schedulable/observations`
 /// in the working directory), one file per process (`<executable>-<pid>.json`), so that the files of
-/// parallel test processes and exit tests are merged by the audit tool. A process that traps writes
-/// nothing.
+/// parallel test processes and exit tests are merged by the audit tool. A process that stops on a trap
+/// writes nothing (an exit test that expects one included): call ``write(toDirectory:)`` before it.
 public enum ConfinementObservations {
     /// The environment variable naming the directory the observation file is written to:
     /// `SCHEDULABLE_CONFINEMENT_OBSERVATIONS`.
