@@ -29,7 +29,8 @@ public final class MainThreadScheduler: SerialScheduler {
         csched_note_publication()   // a hand-off: it ends this thread's construction windows
         let context = executionContext
         let work = AutomaticTestReporting.carryingCurrentTest(work)
-        DispatchQueue.main.async { context.run(work) }
+        let site = WorkSite.takeSubmitted()
+        DispatchQueue.main.async { context.run(site: site, work) }
     }
 
     /// Runs `body` on the main thread and returns its result: inline when already there, otherwise

@@ -19,12 +19,14 @@ extension SerialScheduler {
     /// - Parameters:
     ///   - file: The call site, for a rejection report.
     ///   - line: The call site, for a rejection report.
+    ///   - function: The calling function, for reports made while the work runs.
     ///   - body: The work to run.
     /// - Returns: What `body` returns.
     /// - Throws: What `body` throws, with its type.
     public func run<T: Sendable, E: Error>(
-        file: StaticString = #fileID, line: UInt = #line, _ body: @escaping @Sendable () throws(E) -> T
+        file: StaticString = #fileID, line: UInt = #line, function: StaticString = #function,
+        _ body: @escaping @Sendable () throws(E) -> T
     ) async throws(E) -> T {
-        try await runInlineOrHop(file: file, line: line, body)
+        try await runInlineOrHop(file: file, line: line, function: function, body)
     }
 }
