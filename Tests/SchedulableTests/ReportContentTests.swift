@@ -187,7 +187,7 @@ struct ReportContentTests {
         let object = try #require(
             try JSONSerialization.jsonObject(with: Data(violation.jsonLine().utf8)) as? [String: Any]
         )
-        #expect(object["version"] as? Int == 2)
+        #expect(object["version"] as? Int == 3)
         #expect(object["member"] as? String == "unread")
         let site = try #require(object["accessSite"] as? [String: Any])
         #expect((site["function"] as? String)?.hasSuffix("static BadAccess.readUnread(_:)") == true)

@@ -1,0 +1,265 @@
+import CSchedulableContext
+import Dispatch
+import Foundation
+@testable import Schedulable
+import Testing
+
+// Both sides of a wrong-context report (issue 38): what the owner was running, who the intruder is.
+// Every scenario holds the owner (or the intruder) where it must be with semaphores, never a sleep, and
+// the timing-sensitive ones run many times with the same answer.
+
+private let thisFile = "SchedulableTests/ViolationSidesTests.swift"
+
+/// Makes the bad access from `queue` and returns the one violation it recorded.
+private func violation(
+    of inbox: Inbox, recorder: ViolationRecorder, from queue: DispatchQueue = DispatchQueue(label: "sides.intruder")
+) throws -> ConfinementViolation {
+    let before = recorder.count
+    _ = queue.sync { BadAccess.readUnread(inbox) }
+    #expect(recorder.count == before + 1)
+    return try #require(recorder.violations.last)
+}
+
+/// An inbox owned by `owner` whose reports go to `recorder`.
+private func inbox(ownedBy owner: some SerialScheduler, recorder: ViolationRecorder) -> Inbox {
+    let inbox = withConfinementViolationHandler(recorder) { Inbox(owner: owner) }
+    inbox.confinement.endConstruction()
+    return inbox
+}
+
+private func ownerLine(_ violation: ConfinementViolation) -> String? {
+    violation.description.split(separator: "\n").map(String.init).first { $0.hasPrefix("  owner was:") }
+}
+
+private func intruderLine(_ violation: ConfinementViolation) -> String? {
+    violation.description.split(separator: "\n").map(String.init).first { $0.hasPrefix("  intruder:") }
+}
+
+@Suite("Both sides of a violation")
+struct ViolationSidesTests {
+    @Test(.enabled(if: ConfinementSystem.debugChecksCompiledIn))
+    func anOwnerBusyWithScheduledWorkIsNamedByItsSchedulingSite() throws {
+        let recorder = ViolationRecorder()
+        let owner = SerialQueueScheduler(label: "sides.busy.owner")
+        let inbox = inbox(ownedBy: owner, recorder: recorder)
+        for _ in 0..<200 {
+            let started = DispatchSemaphore(value: 0)
+            let release = DispatchSemaphore(value: 0)
+            let scheduledLine = #line + 1
+            owner.schedule {
+                started.signal()
+                release.wait()
+            }
+            started.wait()
+            let report = try violation(of: inbox, recorder: recorder)
+            release.signal()
+            let activity = try #require(report.ownerActivity)
+            #expect(activity.state == .running)
+            #expect(activity.scheduledAt == CodeLocation(fileID: thisFile, line: scheduledLine))
+            #expect(activity.function == "anOwnerBusyWithScheduledWorkIsNamedByItsSchedulingSite()")
+            #expect(activity.runningForNanoseconds != nil)
+            let line = try #require(ownerLine(report))
+            let expected = "  owner was:       running work scheduled at \(thisFile):\(scheduledLine) in "
+                + "anOwnerBusyWithScheduledWorkIsNamedByItsSchedulingSite(), started "
+            #expect(line.hasPrefix(expected), "\(line)")
+            #expect(line.hasSuffix(" before"), "\(line)")
+        }
+        owner.sync {}
+    }
+
+    @Test(.enabled(if: ConfinementSystem.debugChecksCompiledIn))
+    func aThreadSchedulerOwnerBusyWithAnEventIsNamedByItsSchedulingSite() throws {
+        let recorder = ViolationRecorder()
+        let owner = ThreadScheduler(label: "sides.busy.thread")
+        defer { owner.shutdown() }
+        let inbox = inbox(ownedBy: owner, recorder: recorder)
+        for _ in 0..<100 {
+            let started = DispatchSemaphore(value: 0)
+            let release = DispatchSemaphore(value: 0)
+            let scheduledLine = #line + 1
+            owner.perform {
+                started.signal()
+                release.wait()
+            }
+            started.wait()
+            let report = try violation(of: inbox, recorder: recorder)
+            release.signal()
+            let activity = try #require(report.ownerActivity)
+            #expect(activity.state == .running)
+            #expect(activity.scheduledAt == CodeLocation(fileID: thisFile, line: scheduledLine))
+            #expect(activity.function == "aThreadSchedulerOwnerBusyWithAnEventIsNamedByItsSchedulingSite()")
+        }
+    }
+
+    @Test(.enabled(if: ConfinementSystem.debugChecksCompiledIn))
+    func delayedWorkIsNamedByWhereItWasScheduled() throws {
+        let recorder = ViolationRecorder()
+        let owner = SerialQueueScheduler(label: "sides.delayed.owner")
+        let inbox = inbox(ownedBy: owner, recorder: recorder)
+        let started = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        let scheduledLine = #line + 1
+        owner.schedule(after: .milliseconds(1)) {
+            started.signal()
+            release.wait()
+        }
+        started.wait()
+        let report = try violation(of: inbox, recorder: recorder)
+        release.signal()
+        let activity = try #require(report.ownerActivity)
+        #expect(activity.state == .running)
+        #expect(activity.scheduledAt == CodeLocation(fileID: thisFile, line: scheduledLine))
+        #expect(activity.function == nil)
+        owner.sync {}
+    }
+
+    @Test(.enabled(if: ConfinementSystem.debugChecksCompiledIn))
+    func anIdleOwnerIsIdle() throws {
+        let recorder = ViolationRecorder()
+        let queueOwner = SerialQueueScheduler(label: "sides.idle.queue")
+        let threadOwner = ThreadScheduler(label: "sides.idle.thread")
+        defer { threadOwner.shutdown() }
+        for _ in 0..<100 {
+            let onQueue = try violation(of: inbox(ownedBy: queueOwner, recorder: recorder), recorder: recorder)
+            // Idle is only said where the library can see the queue is not draining (its drain lock).
+            let expected: ConfinementViolation.OwnerActivity.State =
+                PlatformInternals.dispatchReaderConfirmed ? .idle : .notRunningLibraryWork
+            #expect(onQueue.ownerActivity?.state == expected)
+            let onThread = try violation(of: inbox(ownedBy: threadOwner, recorder: recorder), recorder: recorder)
+            #expect(onThread.ownerActivity?.state == .idle)
+            #expect(ownerLine(onThread) == "  owner was:       idle")
+        }
+    }
+
+    @Test(.enabled(if: ConfinementSystem.debugChecksCompiledIn))
+    func anOwnerInRawDispatchWorkIsNotGivenAScheduledSite() throws {
+        let recorder = ViolationRecorder()
+        let owner = SerialQueueScheduler(label: "sides.raw.owner")
+        let inbox = inbox(ownedBy: owner, recorder: recorder)
+        for _ in 0..<200 {
+            let started = DispatchSemaphore(value: 0)
+            let release = DispatchSemaphore(value: 0)
+            let drainer = LockedValue<UInt64>(0)
+            owner.queue.async {
+                drainer.withLock { $0 = csched_os_thread_id() }
+                started.signal()
+                release.wait()
+            }
+            started.wait()
+            let report = try violation(of: inbox, recorder: recorder)
+            release.signal()
+            let activity = try #require(report.ownerActivity)
+            #expect(activity.scheduledAt == nil)
+            if PlatformInternals.dispatchReaderConfirmed {
+                #expect(activity.state == .runningOtherWork)
+                #expect(activity.drainingThread == drainer.withLock { $0 })
+                #expect(ownerLine(report)?.hasPrefix(
+                    "  owner was:       running work not scheduled through this package (its queue was draining on thread "
+                ) == true)
+            } else {
+                #expect(activity.state == .notRunningLibraryWork)
+            }
+        }
+        owner.sync {}
+    }
+
+    @Test(.enabled(if: ConfinementSystem.debugChecksCompiledIn))
+    func anIntruderInASchedulersWorkIsNamedByItsSchedulingSite() throws {
+        let recorder = ViolationRecorder()
+        let owner = SerialQueueScheduler(label: "sides.intruder.owner")
+        let intruder = SerialQueueScheduler(label: "sides.intruder.queue")
+        let inbox = inbox(ownedBy: owner, recorder: recorder)
+        let done = DispatchSemaphore(value: 0)
+        let scheduledLine = #line + 1
+        intruder.schedule {
+            _ = BadAccess.readUnread(inbox)
+            done.signal()
+        }
+        done.wait()
+        let report = try #require(recorder.violations.last)
+        let side = try #require(report.intruder)
+        #expect(side.context == "queue \"sides.intruder.queue\"")
+        #expect(side.scheduledAt == CodeLocation(fileID: thisFile, line: scheduledLine))
+        #expect(side.function == "anIntruderInASchedulersWorkIsNamedByItsSchedulingSite()")
+        #expect(!side.inTask)
+        #expect(side.thread != 0)
+        #expect(intruderLine(report)?.hasPrefix(
+            "  intruder:        work of queue \"sides.intruder.queue\" scheduled at \(thisFile):\(scheduledLine) in "
+                + "anIntruderInASchedulersWorkIsNamedByItsSchedulingSite(), no task, on thread \(side.thread)"
+        ) == true, "\(intruderLine(report) ?? "no intruder line")")
+    }
+
+    @Test(.enabled(if: ConfinementSystem.debugChecksCompiledIn))
+    func anIntruderInANamedTaskIsNamedByTheTask() async throws {
+        let recorder = ViolationRecorder()
+        let owner = SerialQueueScheduler(label: "sides.task.owner")
+        let inbox = inbox(ownedBy: owner, recorder: recorder)
+        await Task(name: "Upload batch 3") { _ = BadAccess.readUnread(inbox) }.value
+        await Task { _ = BadAccess.readUnread(inbox) }.value
+        let reports = recorder.violations
+        #expect(reports.count == 2)
+        let named = try #require(reports.first?.intruder)
+        #expect(named.inTask)
+        #expect(named.context == nil)
+        #if !canImport(Darwin)
+        #expect(named.taskName == "Upload batch 3")
+        #expect(intruderLine(reports[0])?.hasPrefix("  intruder:        task \"Upload batch 3\", on thread \(named.thread)") == true)
+        #endif
+        let unnamed = try #require(reports.last?.intruder)
+        #expect(unnamed.inTask && unnamed.taskName == nil)
+        #expect(intruderLine(reports[1])?.hasPrefix("  intruder:        a task without a name, on thread ") == true)
+    }
+
+    @Test(.enabled(if: ConfinementSystem.debugChecksCompiledIn))
+    func anIntruderOnAPoolThreadIsNamedByItsRootQueue() throws {
+        let recorder = ViolationRecorder()
+        let owner = SerialQueueScheduler(label: "sides.pool.owner")
+        let inbox = inbox(ownedBy: owner, recorder: recorder)
+        let done = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            _ = BadAccess.readUnread(inbox)
+            done.signal()
+        }
+        done.wait()
+        let side = try #require(recorder.violations.last?.intruder)
+        #expect(side.context == nil && side.scheduledAt == nil && !side.inTask)
+        #if !canImport(Darwin)
+        if PlatformInternals.isRootQueueLabel("com.apple.root.default-qos") == true {
+            #expect(side.qos == "default")
+            #expect(side.threadName?.hasPrefix("com.apple.root.default-qos") == true, "\(side.threadName ?? "nil")")
+        }
+        #endif
+    }
+
+    @Test(.enabled(if: ConfinementSystem.debugChecksCompiledIn))
+    func theJSONLineCarriesBothSides() throws {
+        let recorder = ViolationRecorder()
+        let owner = SerialQueueScheduler(label: "sides.json.owner")
+        let inbox = inbox(ownedBy: owner, recorder: recorder)
+        let started = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        let scheduledLine = #line + 1
+        owner.schedule {
+            started.signal()
+            release.wait()
+        }
+        started.wait()
+        let report = try violation(of: inbox, recorder: recorder)
+        release.signal()
+        owner.sync {}
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: Data(report.jsonLine().utf8)) as? [String: Any]
+        )
+        #expect(object["version"] as? Int == 3)
+        let activity = try #require(object["ownerActivity"] as? [String: Any])
+        #expect(activity["state"] as? String == "running")
+        #expect(activity["function"] as? String == "theJSONLineCarriesBothSides()")
+        let at = try #require(activity["scheduledAt"] as? [String: Any])
+        #expect(at["path"] as? String == thisFile && at["line"] as? Int == scheduledLine)
+        #expect((activity["runningForNanoseconds"] as? Int).map { $0 >= 0 } == true)
+        let intruder = try #require(object["intruder"] as? [String: Any])
+        // `DispatchQueue.sync` runs the block on the calling thread: inside the test's own task.
+        #expect(intruder["inTask"] as? Bool == true)
+        #expect(intruder["threadName"] as? String == "sides.intruder")
+    }
+}
