@@ -20,12 +20,22 @@ func forgetPending(_ library: PhotoLibrary) {
 func dataRace() {
     let library = PhotoLibrary()
     let network = DispatchQueue(label: "com.app.network")
+    // The owner is busy adding photos when the helper empties the list, on every run: the report's
+    // "owner was" line is the same each time, and the two accesses are still unordered (the race).
+    let ownerStarted = DispatchSemaphore(value: 0)
+    let helperDone = DispatchSemaphore(value: 0)
     let done = DispatchGroup()
     done.enter()
     libraryQueue.schedule {
+        ownerStarted.signal()
         for photo in 1...1_000 { library.add(["IMG_\(photo).jpg"]) }
+        helperDone.wait()
         done.leave()
     }
-    network.async(group: done) { forgetPending(library) }
+    network.async(group: done) {
+        ownerStarted.wait()
+        forgetPending(library)
+        helperDone.signal()
+    }
     done.wait()
 }

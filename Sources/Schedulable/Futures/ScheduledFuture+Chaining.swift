@@ -101,7 +101,7 @@ extension ScheduledFuture {
     ///
     /// `body` is always a new event of the target scheduler, even when the value is already there:
     /// it never runs before this call returns. A target that was shut down reports
-    /// ``ConfinementViolation/Kind/rejectedWork`` (see ``SerialScheduler/schedule(_:file:line:)``).
+    /// ``ConfinementViolation/Kind/rejectedWork`` (see ``SerialScheduler/schedule(_:file:line:function:)``).
     ///
     /// - Parameters:
     ///   - scheduler: Where `body` runs. Default: the library scheduler running the calling code

@@ -116,7 +116,7 @@ public final class ScheduledFuture<Value: Sendable>: Sendable {
     ///   `present` throws ``FutureError/Reason/wouldDeadlock`` at once.
     /// - Otherwise it waits, after sending a ``ConfinementViolation/Kind/waitingRequired`` note with this
     ///   call site (unless ``FutureSystem/logsWhenWaitingIsRequired`` is off). A thread scheduler's
-    ///   event keeps its loop turning while it waits, like ``ThreadScheduler/sync(file:line:_:)``, so
+    ///   event keeps its loop turning while it waits, like ``ThreadScheduler/sync(file:line:function:_:)``, so
     ///   the work may call back into it; any other caller blocks, and if the work has not begun yet
     ///   it runs on the caller's behalf (the caller's objects pass their checks inside it).
     ///

@@ -201,10 +201,17 @@ public final class SerialQueueScheduler: SerialScheduler {
     /// Inside `body`, the caller's own contexts still pass their checks: the caller is blocked, so exclusion
     /// holds.
     ///
-    /// - Parameter body: The work to run.
+    /// - Parameters:
+    ///   - file: The call site, for reports made while `body` runs.
+    ///   - line: The call site, for reports made while `body` runs.
+    ///   - function: The calling function, for reports made while `body` runs.
+    ///   - body: The work to run.
     /// - Returns: What `body` returns.
-    public func sync<T>(_ body: () throws -> T) rethrows -> T {
-        try queue.sync(as: executionContext, body)
+    public func sync<T>(
+        file: StaticString = #fileID, line: UInt = #line, function: StaticString = #function, _ body: () throws -> T
+    ) rethrows -> T {
+        let site = WorkSite(packedLocation: PackedCodeLocation(file: file, line: line).bits, function: function)
+        return try queue.sync(as: executionContext, site: site, body)
     }
 
     private func runWatchingExclusion(site: WorkSite, _ work: () -> Void) {

@@ -2,7 +2,7 @@
 /// anywhere else, an event on the scheduler.
 extension SerialScheduler {
     /// Runs `work` now when the calling code runs on this scheduler, otherwise schedules it (a
-    /// rejection is reported, see ``SerialScheduler/schedule(_:file:line:)``).
+    /// rejection is reported, see ``SerialScheduler/schedule(_:file:line:function:)``).
     ///
     /// - Parameters:
     ///   - file: The call site, for a rejection report.

@@ -13,7 +13,7 @@ extension SerialScheduler {
     ///
     /// The work runs even if the calling task is cancelled meanwhile: it was already submitted. A
     /// scheduler that no longer accepts work reports a ``ConfinementViolation/Kind/rejectedWork``
-    /// violation at the precondition tier (see ``SerialScheduler/schedule(_:file:line:)``): there is
+    /// violation at the precondition tier (see ``SerialScheduler/schedule(_:file:line:function:)``): there is
     /// no result to return.
     ///
     /// - Parameters:

@@ -22,13 +22,13 @@ import Darwin
 ///
 /// - The thread sleeps in the kernel while the queue is empty: an idle scheduler uses no CPU.
 /// - Events run one at a time, in the order they were accepted, each inside ``executionContext``.
-/// - ``sync(file:line:_:)`` called from another thread scheduler keeps the caller's own loop turning while it
+/// - ``sync(file:line:function:_:)`` called from another thread scheduler keeps the caller's own loop turning while it
 ///   waits, so two schedulers that call each other synchronously (a lazy assembly that builds A on one
 ///   thread, whose initializer needs B from another, whose initializer needs C from the first) finish
 ///   instead of deadlocking.
 /// - ``shutdown()`` stops accepting events, runs every event already accepted, then ends the thread.
 ///   Work submitted afterwards is rejected — ``trySchedule(_:)`` throws ``ScheduleRejection`` and
-///   ``SerialScheduler/schedule(_:file:line:)`` reports it — never dropped silently. A scheduler that is
+///   ``SerialScheduler/schedule(_:file:line:function:)`` reports it — never dropped silently. A scheduler that is
 ///   released without ``shutdown()`` shuts down by itself (without waiting) once nothing refers to it.
 ///
 /// Each scheduler's context has a process-unique id that is never reused, so an object bound to a
