@@ -33,6 +33,25 @@ extension ConfinementViolation {
         /// The OS id of the thread draining the owner's queue, for ``State/runningOtherWork``.
         public var drainingThread: UInt64?
 
+        /// Creates a snapshot (the library makes them; handlers and tests may too).
+        ///
+        /// - Parameters:
+        ///   - state: What the snapshot found.
+        ///   - scheduledAt: Where the running work item was scheduled from.
+        ///   - function: The function that scheduled it.
+        ///   - runningForNanoseconds: How long it had been running.
+        ///   - drainingThread: The thread draining the owner's queue.
+        public init(
+            state: State, scheduledAt: CodeLocation? = nil, function: String? = nil,
+            runningForNanoseconds: UInt64? = nil, drainingThread: UInt64? = nil
+        ) {
+            self.state = state
+            self.scheduledAt = scheduledAt
+            self.function = function
+            self.runningForNanoseconds = runningForNanoseconds
+            self.drainingThread = drainingThread
+        }
+
         /// The report's words, e.g. `running work scheduled at Uploads.swift:88 in enqueue(_:) (started
         /// 3 ms before)`.
         public var description: String {
@@ -93,6 +112,31 @@ extension ConfinementViolation {
         public var threadName: String?
         /// The quality of service, where the platform tells it (a pool thread's root queue on Linux).
         public var qos: String?
+
+        /// Creates an intruder (the library makes them; handlers and tests may too).
+        ///
+        /// - Parameters:
+        ///   - context: The library context whose work the thread runs.
+        ///   - scheduledAt: Where that work item was scheduled from.
+        ///   - function: The function that scheduled it.
+        ///   - inTask: Whether the access ran in a Swift task.
+        ///   - taskName: The task's name.
+        ///   - thread: The OS thread id.
+        ///   - threadName: The thread's name.
+        ///   - qos: The quality of service.
+        public init(
+            context: String? = nil, scheduledAt: CodeLocation? = nil, function: String? = nil, inTask: Bool,
+            taskName: String? = nil, thread: UInt64, threadName: String? = nil, qos: String? = nil
+        ) {
+            self.context = context
+            self.scheduledAt = scheduledAt
+            self.function = function
+            self.inTask = inTask
+            self.taskName = taskName
+            self.thread = thread
+            self.threadName = threadName
+            self.qos = qos
+        }
 
         /// The report's words, e.g. `task "Upload batch 3" on thread 4243 "com.apple.root.default-qos"
         /// (qos default)`.

@@ -33,10 +33,6 @@ extension ConfinementViolation.OwnerActivity {
             return Self(state: .notRunningLibraryWork)
         }
     }
-
-    init(state: State) {
-        self.state = state
-    }
 }
 
 extension ConfinementViolation.Intruder {
@@ -57,12 +53,6 @@ extension ConfinementViolation.Intruder {
         if intruder.inTask { intruder.taskName = currentTaskName }
         intruder.qos = currentQoS
         return intruder
-    }
-
-    init(inTask: Bool, thread: UInt64, threadName: String?) {
-        self.inTask = inTask
-        self.thread = thread
-        self.threadName = threadName
     }
 
     /// `Task.name` where the runtime has it (Swift 6.2: every Linux toolchain that builds this package;
