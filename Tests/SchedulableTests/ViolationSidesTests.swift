@@ -232,6 +232,29 @@ struct ViolationSidesTests {
     }
 
     @Test(.enabled(if: ConfinementSystem.debugChecksCompiledIn))
+    func anIntruderOnTheMainThreadAndAnOwnerIdleThenBusy() throws {
+        // The probe's top-level code runs on the main thread (Tests/SchedulableMainProbe/Report.swift).
+        let outcome = try runMainProbe(["report"])
+        #expect(outcome.exitStatus == 0)
+        let lines = outcome.standardError.split(separator: "\n").map(String.init)
+        let busyLine = try #require(lines.first { $0.hasPrefix("busy line: ") }.flatMap { Int($0.dropFirst(11)) })
+        let owners = lines.filter { $0.hasPrefix("  owner was:") }
+        let intruders = lines.filter { $0.hasPrefix("  intruder:") }
+        try #require(owners.count == 2 && intruders.count == 2, "\(outcome.standardError)")
+        let idle = PlatformInternals.dispatchReaderConfirmed
+            ? "idle" : "running no work scheduled through this package (whether it ran other code cannot be read here)"
+        #expect(owners[0] == "  owner was:       \(idle)")
+        #expect(owners[1].hasPrefix(
+            "  owner was:       running work scheduled at schedulable_main_probe/Report.swift:\(busyLine) in "
+                + "reportFromMainThread(), started "
+        ), "\(owners[1])")
+        for intruder in intruders {
+            #expect(intruder.hasPrefix("  intruder:        no task, on thread "), "\(intruder)")
+            #expect(!intruder.contains("work of"), "\(intruder)")
+        }
+    }
+
+    @Test(.enabled(if: ConfinementSystem.debugChecksCompiledIn))
     func theJSONLineCarriesBothSides() throws {
         let recorder = ViolationRecorder()
         let owner = SerialQueueScheduler(label: "sides.json.owner")
