@@ -114,6 +114,32 @@ struct ViolationSidesTests {
     }
 
     @Test(.enabled(if: ConfinementSystem.debugChecksCompiledIn))
+    func aFuturesWorkIsNamedByWhereTheFutureWasMade() throws {
+        let recorder = ViolationRecorder()
+        let owner = ThreadScheduler(label: "sides.future.owner")
+        defer { owner.shutdown() }
+        let inbox = inbox(ownedBy: owner, recorder: recorder)
+        for _ in 0..<50 {
+            let started = DispatchSemaphore(value: 0)
+            let release = DispatchSemaphore(value: 0)
+            let madeLine = #line + 1
+            let future = owner.future { () -> Int in
+                started.signal()
+                release.wait()
+                return 1
+            }
+            started.wait()
+            let report = try violation(of: inbox, recorder: recorder)
+            release.signal()
+            owner.sync {}   // the future's work has run: present() does not wait (no note)
+            #expect(try future.present() == 1)
+            let activity = try #require(report.ownerActivity)
+            #expect(activity.state == .running)
+            #expect(activity.scheduledAt == CodeLocation(fileID: thisFile, line: madeLine))
+        }
+    }
+
+    @Test(.enabled(if: ConfinementSystem.debugChecksCompiledIn))
     func anIdleOwnerIsIdle() throws {
         let recorder = ViolationRecorder()
         let queueOwner = SerialQueueScheduler(label: "sides.idle.queue")
