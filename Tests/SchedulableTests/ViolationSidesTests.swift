@@ -68,6 +68,31 @@ struct ViolationSidesTests {
     }
 
     @Test(.enabled(if: ConfinementSystem.debugChecksCompiledIn))
+    func howLongTheOwnersItemRanIsMeasured() throws {
+        let recorder = ViolationRecorder()
+        let owner = SerialQueueScheduler(label: "sides.duration.owner")
+        let inbox = sidesInbox(ownedBy: owner, recorder: recorder)
+        let started = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        let clock = ContinuousClock()
+        let before = clock.now
+        owner.schedule {
+            started.signal()
+            release.wait()
+        }
+        started.wait()
+        // A lower bound, not a race: the item began before it signalled, so it has run at least this long.
+        Thread.sleep(forTimeInterval: 0.02)
+        let report = try sidesViolation(of: inbox, recorder: recorder)
+        let upperBound = before.duration(to: clock.now)
+        release.signal()
+        owner.sync {}
+        let ran = try #require(report.ownerActivity?.runningForNanoseconds)
+        #expect(ran >= 20_000_000, "\(ran) ns")
+        #expect(Duration.nanoseconds(Int64(ran)) <= upperBound * 1.01, "\(ran) ns, at most \(upperBound)")
+    }
+
+    @Test(.enabled(if: ConfinementSystem.debugChecksCompiledIn))
     func aThreadSchedulerOwnerBusyWithAnEventIsNamedByItsSchedulingSite() throws {
         let recorder = ViolationRecorder()
         let owner = ThreadScheduler(label: "sides.busy.thread")

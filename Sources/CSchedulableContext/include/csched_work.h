@@ -23,7 +23,7 @@ typedef struct csched_work_slot {
     uint64_t sequence;                  // even: stable; odd: being written
     uint64_t site;                      // a PackedCodeLocation's bits; 0: no site recorded
     const char *_Nullable function;     // a `#function` literal (NUL-terminated) or NULL
-    uint64_t started;                   // monotonic nanoseconds; 0: idle
+    uint64_t started;                   // a `csched_work_stamp` stamp; 0: idle
 } csched_work_slot;
 
 /// What a slot held before a nested `csched_work_begin` (restored by `csched_work_end`).
@@ -40,8 +40,11 @@ typedef struct csched_work_snapshot {
     uint64_t started;
 } csched_work_snapshot;
 
-/// The monotonic clock, in nanoseconds (never 0).
-uint64_t csched_monotonic_ns(void);
+/// A work item's start stamp: a cheap monotonic counter (never 0), not necessarily in nanoseconds.
+uint64_t csched_work_stamp(void);
+
+/// Nanoseconds since the stamp `started` (`csched_work_stamp`), 0 if none have passed.
+uint64_t csched_work_elapsed_ns(uint64_t started);
 
 /// Publishes a new work item in `slot`, started now, saving what it held in `saved`.
 void csched_work_begin(csched_work_slot *_Nonnull slot, uint64_t site, const char *_Nullable function,

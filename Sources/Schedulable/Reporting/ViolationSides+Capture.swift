@@ -11,11 +11,10 @@ extension ConfinementViolation.OwnerActivity {
         var work = csched_work_snapshot()
         guard csched_work_read(owner.workSlot, &work) else { return Self(state: .unreadable) }
         if work.started != 0 {
-            let now = csched_monotonic_ns()
             var activity = Self(state: .running)
             activity.scheduledAt = PackedCodeLocation(rawBits: work.site).compactOrNone.locationIfAny
             activity.function = work.function.map { String(cString: $0) }
-            activity.runningForNanoseconds = now > work.started ? now - work.started : 0
+            activity.runningForNanoseconds = csched_work_elapsed_ns(work.started)
             return activity
         }
         switch owner.kind {
