@@ -26,6 +26,19 @@ typedef struct csched_work_slot {
     uint64_t started;                   // a `csched_work_stamp` stamp; 0: idle
 } csched_work_slot;
 
+/// The room a context keeps for its slot, inline: two cache lines, so that the slot can sit on a line
+/// of its own (`csched_work_slot_in`). The thread running the context's work writes the slot on every
+/// item; sharing a line with the context's reference count and fields, which the threads scheduling
+/// work read and write, would make every hop pay for that line moving between cores.
+typedef struct csched_work_slot_room {
+    uint64_t words[16];
+} csched_work_slot_room;
+
+/// The slot inside `room`: its first 64-byte-aligned address (room enough for the slot follows it).
+static inline csched_work_slot *_Nonnull csched_work_slot_in(void *_Nonnull room) {
+    return (csched_work_slot *)(((uintptr_t)room + 63) & ~(uintptr_t)63);
+}
+
 /// What a slot held before a nested `csched_work_begin` (restored by `csched_work_end`).
 typedef struct csched_work_saved {
     uint64_t site;

@@ -30,10 +30,11 @@ public final class ExecutionContext: Sendable, CustomStringConvertible {
         package var isThreadAffine: Bool { self == .main }
     }
 
-    // The work item this context runs now (`csched_work.h`): first stored property, so its address is
-    // the object's stored-property base (as ``AtomicWord``'s), and only ever touched through that
-    // address by the C functions, never as a Swift property.
-    private nonisolated(unsafe) var _workSlot = csched_work_slot()
+    // The work item this context runs now (`csched_work.h`), on a cache line of its own inside this
+    // room: the first stored property, so its address is the object's stored-property base (as
+    // ``AtomicWord``'s), and only ever touched through that address by the C functions, never as a
+    // Swift property.
+    private nonisolated(unsafe) var _workSlotRoom = csched_work_slot_room()
 
     /// The scheduler's label (`com.app.network.images`, "main thread", …).
     public let label: String
@@ -75,7 +76,7 @@ public final class ExecutionContext: Sendable, CustomStringConvertible {
 
     /// The slot the thread running this context's work publishes that work in (see `WorkSite`).
     package var workSlot: UnsafeMutablePointer<csched_work_slot> {
-        _getUnsafePointerToStoredProperties(self).assumingMemoryBound(to: csched_work_slot.self)
+        csched_work_slot_in(_getUnsafePointerToStoredProperties(self))
     }
 
     /// A textual description for reports, e.g. `queue "com.app.uploads"`.
