@@ -107,16 +107,8 @@ struct ViolationSidesIntruderTests {
         let recorder = ViolationRecorder()
         let owner = SerialQueueScheduler(label: "sides.json.owner")
         let inbox = sidesInbox(ownedBy: owner, recorder: recorder)
-        let started = DispatchSemaphore(value: 0)
-        let release = DispatchSemaphore(value: 0)
         let scheduledLine = #line + 1
-        owner.schedule {
-            started.signal()
-            release.wait()
-        }
-        started.wait()
-        let report = try sidesViolation(of: inbox, recorder: recorder)
-        release.signal()
+        let report = try sidesViolationWhileBusy(of: inbox, recorder: recorder) { owner.schedule($0) }
         owner.sync {}
         let object = try #require(
             try JSONSerialization.jsonObject(with: Data(report.jsonLine().utf8)) as? [String: Any]

@@ -27,6 +27,22 @@ func sidesInbox(ownedBy owner: some SerialScheduler, recorder: ViolationRecorder
     return inbox
 }
 
+/// Submits, through `submit`, a work item that holds the owner busy; makes the bad access while it
+/// runs (the item has signalled that it started) and returns that access's violation, then lets it go.
+func sidesViolationWhileBusy(
+    of inbox: Inbox, recorder: ViolationRecorder, submit: (@escaping @Sendable () -> Void) -> Void
+) throws -> ConfinementViolation {
+    let started = DispatchSemaphore(value: 0)
+    let release = DispatchSemaphore(value: 0)
+    submit {
+        started.signal()
+        release.wait()
+    }
+    started.wait()
+    defer { release.signal() }
+    return try sidesViolation(of: inbox, recorder: recorder)
+}
+
 func ownerLine(_ violation: ConfinementViolation) -> String? {
     violation.description.split(separator: "\n").map(String.init).first { $0.hasPrefix("  owner was:") }
 }
@@ -43,16 +59,8 @@ struct ViolationSidesTests {
         let owner = SerialQueueScheduler(label: "sides.busy.owner")
         let inbox = sidesInbox(ownedBy: owner, recorder: recorder)
         for _ in 0..<200 {
-            let started = DispatchSemaphore(value: 0)
-            let release = DispatchSemaphore(value: 0)
             let scheduledLine = #line + 1
-            owner.schedule {
-                started.signal()
-                release.wait()
-            }
-            started.wait()
-            let report = try sidesViolation(of: inbox, recorder: recorder)
-            release.signal()
+            let report = try sidesViolationWhileBusy(of: inbox, recorder: recorder) { owner.schedule($0) }
             let activity = try #require(report.ownerActivity)
             #expect(activity.state == .running)
             #expect(activity.scheduledAt == CodeLocation(fileID: thisFile, line: scheduledLine))
@@ -99,16 +107,8 @@ struct ViolationSidesTests {
         defer { owner.shutdown() }
         let inbox = sidesInbox(ownedBy: owner, recorder: recorder)
         for _ in 0..<100 {
-            let started = DispatchSemaphore(value: 0)
-            let release = DispatchSemaphore(value: 0)
             let scheduledLine = #line + 1
-            owner.perform {
-                started.signal()
-                release.wait()
-            }
-            started.wait()
-            let report = try sidesViolation(of: inbox, recorder: recorder)
-            release.signal()
+            let report = try sidesViolationWhileBusy(of: inbox, recorder: recorder) { owner.perform($0) }
             let activity = try #require(report.ownerActivity)
             #expect(activity.state == .running)
             #expect(activity.scheduledAt == CodeLocation(fileID: thisFile, line: scheduledLine))
@@ -121,16 +121,8 @@ struct ViolationSidesTests {
         let recorder = ViolationRecorder()
         let owner = SerialQueueScheduler(label: "sides.delayed.owner")
         let inbox = sidesInbox(ownedBy: owner, recorder: recorder)
-        let started = DispatchSemaphore(value: 0)
-        let release = DispatchSemaphore(value: 0)
         let scheduledLine = #line + 1
-        owner.schedule(after: .milliseconds(1)) {
-            started.signal()
-            release.wait()
-        }
-        started.wait()
-        let report = try sidesViolation(of: inbox, recorder: recorder)
-        release.signal()
+        let report = try sidesViolationWhileBusy(of: inbox, recorder: recorder) { owner.schedule(after: .milliseconds(1), $0) }
         let activity = try #require(report.ownerActivity)
         #expect(activity.state == .running)
         #expect(activity.scheduledAt == CodeLocation(fileID: thisFile, line: scheduledLine))
@@ -145,17 +137,10 @@ struct ViolationSidesTests {
         defer { owner.shutdown() }
         let inbox = sidesInbox(ownedBy: owner, recorder: recorder)
         for _ in 0..<50 {
-            let started = DispatchSemaphore(value: 0)
-            let release = DispatchSemaphore(value: 0)
+            var made: ScheduledFuture<Int>?
             let madeLine = #line + 1
-            let future = owner.future { () -> Int in
-                started.signal()
-                release.wait()
-                return 1
-            }
-            started.wait()
-            let report = try sidesViolation(of: inbox, recorder: recorder)
-            release.signal()
+            let report = try sidesViolationWhileBusy(of: inbox, recorder: recorder) { hold in made = owner.future { hold(); return 1 } }
+            let future = try #require(made)
             owner.sync {}   // the future's work has run: present() does not wait (no note)
             #expect(try future.present() == 1)
             let activity = try #require(report.ownerActivity)
@@ -188,17 +173,13 @@ struct ViolationSidesTests {
         let owner = SerialQueueScheduler(label: "sides.raw.owner")
         let inbox = sidesInbox(ownedBy: owner, recorder: recorder)
         for _ in 0..<200 {
-            let started = DispatchSemaphore(value: 0)
-            let release = DispatchSemaphore(value: 0)
             let drainer = LockedValue<UInt64>(0)
-            owner.queue.async {
-                drainer.withLock { $0 = csched_os_thread_id() }
-                started.signal()
-                release.wait()
+            let report = try sidesViolationWhileBusy(of: inbox, recorder: recorder) { hold in
+                owner.queue.async {
+                    drainer.withLock { $0 = csched_os_thread_id() }
+                    hold()
+                }
             }
-            started.wait()
-            let report = try sidesViolation(of: inbox, recorder: recorder)
-            release.signal()
             let activity = try #require(report.ownerActivity)
             #expect(activity.scheduledAt == nil)
             if PlatformInternals.dispatchReaderConfirmed {
