@@ -69,8 +69,10 @@ void csched_work_end(csched_work_slot *_Nonnull slot, const csched_work_saved *_
 /// Reads `slot` consistently into `snapshot`; false when a writer kept changing it (a few retries).
 bool csched_work_read(const csched_work_slot *_Nonnull slot, csched_work_snapshot *_Nonnull snapshot);
 
-extern _Thread_local uint64_t csched_tls_submitted_site;
-extern _Thread_local const char *_Nullable csched_tls_submitted_function;
+// Initial-exec: at a fixed offset from the thread pointer, read and written inline on every scheduling
+// call, where the default model for position-independent code calls `__tls_get_addr`.
+extern _Thread_local uint64_t csched_tls_submitted_site __attribute__((tls_model("initial-exec")));
+extern _Thread_local const char *_Nullable csched_tls_submitted_function __attribute__((tls_model("initial-exec")));
 
 /// Records the site of a scheduling call on this thread, for the `trySchedule` it makes next.
 static inline void csched_work_note_submission(uint64_t site, const char *_Nullable function) {
