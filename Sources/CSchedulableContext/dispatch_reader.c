@@ -164,6 +164,12 @@ int csched_thread_holds_queue(const void *queue) {
     return csched_drain_locked_by_self(queue) ? 1 : 0;
 }
 
+int64_t csched_queue_drain_owner(const void *queue) {
+    if (queue == NULL || !csched_dispatch_reader_confirmed()) return -1;
+    uint64_t state = __atomic_load_n((const uint64_t *)((const char *)queue + csched_dq_state_offset), __ATOMIC_RELAXED);
+    return (int64_t)((uint32_t)state & csched_dlock_owner_mask);
+}
+
 // The main queue's drain lock as a proof of main's work, asked first when a main-owned check misses
 // the fast path (csched_dispatch_internals.h). Under `dispatchMain()` a worker thread drains the main
 // queue, and libdispatch keeps the queue's drain lock owned by that thread's tid for the whole drain —
@@ -211,6 +217,7 @@ int csched_queue_width(const void *queue) {
 #else
 bool csched_dispatch_reader_confirmed(void) { return false; }
 int csched_thread_holds_queue(const void *queue) { (void)queue; return -1; }
+int64_t csched_queue_drain_owner(const void *queue) { (void)queue; return -1; }
 const void *csched_queue_target(const void *queue) { (void)queue; return NULL; }
 int csched_queue_width(const void *queue) { (void)queue; return -1; }
 bool csched_dispatch_width_layout_holds_at(size_t width_offset) { (void)width_offset; return false; }

@@ -20,12 +20,26 @@ func forgetPending(_ library: PhotoLibrary) {
 func dataRace() {
     let library = PhotoLibrary()
     let network = DispatchQueue(label: "com.app.network")
+    // The owner is busy adding photos when the helper empties the list, on every run: the report's
+    // "owner was" line is the same each time. The two accesses start together and stay unordered (the
+    // race ThreadSanitizer looks for); the semaphores order only what comes before and after them.
+    let ownerStarted = DispatchSemaphore(value: 0)
+    let helperReady = DispatchSemaphore(value: 0)
+    let helperDone = DispatchSemaphore(value: 0)
     let done = DispatchGroup()
     done.enter()
     libraryQueue.schedule {
+        ownerStarted.signal()
+        helperReady.wait()
         for photo in 1...1_000 { library.add(["IMG_\(photo).jpg"]) }
+        helperDone.wait()
         done.leave()
     }
-    network.async(group: done) { forgetPending(library) }
+    network.async(group: done) {
+        ownerStarted.wait()
+        helperReady.signal()
+        forgetPending(library)
+        helperDone.signal()
+    }
     done.wait()
 }

@@ -20,5 +20,6 @@ func wrongContext() {
     let queue = SchedulableObject(UploadQueue(), on: uploads)
     queue.schedule { $0.enqueue(["beach.jpg"]) }           // fine: runs on the owner
     uploads.schedule { queue.object.enqueue(["a.jpg"]) }   // fine: on the owner, direct access
+    uploads.sync {}                                        // both have run: the owner is idle
     queue.object.enqueue(["oops.jpg"])                     // reported, then stopped: wrong thread
 }

@@ -1,6 +1,8 @@
 // The probe's "report" mode: a property of a queue-owned object read by top-level code on the main
-// thread, with a handler that writes the report to standard error (ReportContentTests checks its text).
+// thread, with a handler that writes the report to standard error (ReportContentTests checks its text):
+// once while the owner is idle, once while it runs work held busy by a semaphore (ViolationSidesTests).
 
+import Dispatch
 import Schedulable
 
 #if canImport(Glibc)
@@ -37,9 +39,21 @@ private let readLine = #line + 2
 func reportFromMainThread() {
     let line = "access line: \(readLine)\n"
     _ = line.withCString { write(2, $0, strlen($0)) }
-    let mailbox = withConfinementViolationHandler(StandardErrorHandler()) {
-        Mailbox(owner: SerialQueueScheduler(label: "probe.mail"))
-    }
+    let owner = SerialQueueScheduler(label: "probe.mail")
+    let mailbox = withConfinementViolationHandler(StandardErrorHandler()) { Mailbox(owner: owner) }
     mailbox.confinement.endConstruction()
     _ = readMailboxOnMainThread(mailbox)
+    let started = DispatchSemaphore(value: 0)
+    let release = DispatchSemaphore(value: 0)
+    let busyLine = #line + 1
+    owner.schedule {
+        started.signal()
+        release.wait()
+    }
+    started.wait()
+    let busy = "busy line: \(busyLine)\n"
+    _ = busy.withCString { write(2, $0, strlen($0)) }
+    _ = readMailboxOnMainThread(mailbox)
+    release.signal()
+    owner.sync {}
 }

@@ -68,6 +68,9 @@ func runOnGlobalQueue(_ callback: @escaping @Sendable () -> Void) {
             #expect(accessLines(comment).map(\.member) == ["togglePause()", "isPaused", "isPaused"], "\(comment)")
             #expect(comment.contains("guard at SchedulableTestingTests/OneFailurePerBugTests.swift:\(PausableService.toggleGuardLine)"))
             #expect(!comment.contains("detected:        off the test's task"), "\(comment)")
+            // Both sides, one line each: the owner queue runs nothing; the intruder is the test's task.
+            #expect(comment.contains("\n  owner was:       idle\n") || !PlatformInternals.dispatchReaderConfirmed, "\(comment)")
+            #expect(comment.contains("\n  intruder:        task ") || comment.contains("\n  intruder:        a task without a name"), "\(comment)")
         }
     }
 

@@ -230,7 +230,7 @@ struct OwnershipHistoryTests {
 
         let json = violation.jsonLine()
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
-        #expect(object["version"] as? Int == 2)
+        #expect(object["version"] as? Int == 3)
         let history = try #require(object["history"] as? [String: Any])
         #expect(history["ownerChangeCount"] as? Int == 3)
         // The JSON Lines schema keeps the identifiers.

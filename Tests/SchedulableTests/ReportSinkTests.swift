@@ -58,7 +58,7 @@ struct ReportSinkTests {
         #expect(lines.count == 100)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any])
         #expect(object["schema"] as? String == "schedulable.violation")
-        #expect(object["version"] as? Int == 2)
+        #expect(object["version"] as? Int == 3)
         #expect(object["kind"] as? String == "wrongContext")
         #expect(object["tier"] as? String == "assert")
         #expect(object["typeName"] as? String == "UploadQueue")

@@ -2,7 +2,7 @@
 // umbrella; each concern's `static inline` functions live in its own header and stay inlinable.
 //
 // Public, stable APIs:   csched_context.h, csched_epochs.h, csched_reporting_state.h, csched_atomics.h,
-//                        csched_threads.h, csched_dispatch_calls.h, csched_call_stacks.h
+//                        csched_threads.h, csched_dispatch_calls.h, csched_call_stacks.h, csched_work.h
 // Private internals (other projects' layouts or private entry points, each with a self-check and a
 // kill switch, called from Swift only through Platform/PlatformInternals.swift):
 //                        csched_dispatch_internals.h, csched_swift_runtime.h, csched_trap_report.h,
@@ -23,5 +23,6 @@
 #include "csched_test_frameworks.h"
 #include "csched_threads.h"
 #include "csched_trap_report.h"
+#include "csched_work.h"
 
 #endif

@@ -73,6 +73,10 @@ bool csched_dispatch_reader_confirmed(void);
 /// same answer `dispatchPrecondition(.onQueue:)` gives for a serial queue, without trapping on "no".
 int csched_thread_holds_queue(const void *_Nullable queue);
 
+/// The OS thread id that holds the serial libdispatch queue `queue`'s drain lock (runs its work now),
+/// 0 when none does, -1 when the reader cannot tell. A snapshot: the drain may end as it returns.
+int64_t csched_queue_drain_owner(const void *_Nullable queue);
+
 /// Whether a thread other than the main thread runs the main queue's work: it holds the main queue's
 /// drain lock (a worker draining it under `dispatchMain()`, a raw `sync` nested in that work, a thread
 /// in `DispatchQueue.main.sync`). The same test as `csched_thread_holds_queue(main queue) == 1` off the

@@ -30,6 +30,12 @@ public final class ExecutionContext: Sendable, CustomStringConvertible {
         package var isThreadAffine: Bool { self == .main }
     }
 
+    // The work item this context runs now (`csched_work.h`), on a cache line of its own inside this
+    // room: the first stored property, so its address is the object's stored-property base (as
+    // ``AtomicWord``'s), and only ever touched through that address by the C functions, never as a
+    // Swift property.
+    private nonisolated(unsafe) var _workSlotRoom = csched_work_slot_room()
+
     /// The scheduler's label (`com.app.network.images`, "main thread", …).
     public let label: String
 
@@ -67,6 +73,11 @@ public final class ExecutionContext: Sendable, CustomStringConvertible {
         DispatchQueue.main.setSpecific(key: executionContextQueueKey, value: context)
         return context
     }()
+
+    /// The slot the thread running this context's work publishes that work in (see `WorkSite`).
+    package var workSlot: UnsafeMutablePointer<csched_work_slot> {
+        csched_work_slot_in(_getUnsafePointerToStoredProperties(self))
+    }
 
     /// A textual description for reports, e.g. `queue "com.app.uploads"`.
     public var description: String {

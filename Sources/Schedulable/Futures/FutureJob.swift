@@ -17,7 +17,9 @@ final class FutureJob<Value: Sendable>: Sendable {
         if let blockedCaller = start.blockedCaller {
             // The caller stays blocked until `complete` below wakes it, so its chain is valid for the
             // whole body.
-            result = future.scheduler.executionContext.run(onBehalfOf: blockedCaller) { Result { try body() } }
+            result = future.scheduler.executionContext.run(onBehalfOf: blockedCaller, site: future.site) {
+                Result { try body() }
+            }
         } else {
             result = Result { try body() }
         }
@@ -37,12 +39,13 @@ final class FutureJob<Value: Sendable>: Sendable {
 extension ScheduledFuture {
     /// Makes a future on `scheduler` and starts its work.
     static func make(
-        on scheduler: any SerialScheduler, handler: (any ConfinementViolationHandler)?, createdAt: CodeLocation,
+        on scheduler: any SerialScheduler, handler: (any ConfinementViolationHandler)?, file: StaticString, line: UInt,
         body: @escaping @Sendable () throws -> Value
     ) -> ScheduledFuture<Value> {
         let future = ScheduledFuture(
-            scheduler: scheduler, createdAt: createdAt, handler: handler,
-            entanglementLevel: FutureSystem.defaultEntanglementLevel
+            scheduler: scheduler, createdAt: CodeLocation(file: file, line: line), handler: handler,
+            entanglementLevel: FutureSystem.defaultEntanglementLevel,
+            site: WorkSite(packedLocation: PackedCodeLocation(file: file, line: line).bits, function: nil)
         )
         future.start(FutureJob(future: future, body: body))
         return future

@@ -43,7 +43,7 @@ extension FutureScheduled {
     ) -> ScheduledFuture<Value> {
         ScheduledFuture.make(
             on: futureScheduler, handler: ConfinementSystem.scopedHandler,
-            createdAt: CodeLocation(file: file, line: line), body: { try body(self) }
+            file: file, line: line, body: { try body(self) }
         )
     }
 }

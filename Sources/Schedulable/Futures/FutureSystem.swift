@@ -19,7 +19,7 @@ public enum FutureSystem {
     ///
     /// Work in the present still runs *on the future's scheduler*, never on a thread where its object's
     /// checks would fail: directly when the calling code already runs there (or holds it), otherwise as
-    /// a synchronous call onto it, exactly like ``ThreadScheduler/sync(file:line:_:)`` (a thread
+    /// a synchronous call onto it, exactly like ``ThreadScheduler/sync(file:line:function:_:)`` (a thread
     /// scheduler caller keeps its loop turning; any other caller blocks and lends its context). A
     /// future made from inside a future body then waits for it too, so code that only works when
     /// futures overlap (one future waiting for a later one on the same scheduler) shows up as a

@@ -22,7 +22,7 @@ extension SchedulableObject {
     ) -> ScheduledFuture<Value> {
         ScheduledFuture.make(
             on: scheduler, handler: capturedHandler ?? ConfinementSystem.scopedHandler,
-            createdAt: CodeLocation(file: file, line: line), body: { try self.withStorage(body) }
+            file: file, line: line, body: { try self.withStorage(body) }
         )
     }
 }

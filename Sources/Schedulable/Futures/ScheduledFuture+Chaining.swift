@@ -25,7 +25,8 @@ extension ScheduledFuture {
     ) -> ScheduledFuture<NewValue> {
         let mapped = ScheduledFuture<NewValue>(
             scheduler: scheduler, createdAt: CodeLocation(file: file, line: line), handler: capturedHandler,
-            entanglementLevel: level
+            entanglementLevel: level,
+            site: WorkSite(packedLocation: PackedCodeLocation(file: file, line: line).bits, function: nil)
         )
         if level.runsInThePresent {
             // In the present: this value first (waiting for it as present() does, with its note and its
@@ -68,7 +69,8 @@ extension ScheduledFuture {
         let level = levelForDerivedFuture()
         let flattened = ScheduledFuture<NewValue>(
             scheduler: scheduler, createdAt: CodeLocation(file: file, line: line), handler: capturedHandler,
-            entanglementLevel: level
+            entanglementLevel: level,
+            site: WorkSite(packedLocation: PackedCodeLocation(file: file, line: line).bits, function: nil)
         )
         let transformed = map(level: level, file: file, line: line) { value in
             // The transform is the flattened future's own work: it begins only if that future was not
@@ -101,7 +103,7 @@ extension ScheduledFuture {
     ///
     /// `body` is always a new event of the target scheduler, even when the value is already there:
     /// it never runs before this call returns. A target that was shut down reports
-    /// ``ConfinementViolation/Kind/rejectedWork`` (see ``SerialScheduler/schedule(_:file:line:)``).
+    /// ``ConfinementViolation/Kind/rejectedWork`` (see ``SerialScheduler/schedule(_:file:line:function:)``).
     ///
     /// - Parameters:
     ///   - scheduler: Where `body` runs. Default: the library scheduler running the calling code
@@ -115,7 +117,7 @@ extension ScheduledFuture {
     ) {
         let target = scheduler ?? SchedulerRegistry.currentScheduler ?? self.scheduler
         onComplete { result in
-            target.schedule({ body(result) }, file: file, line: line)
+            target.submit(member: "schedule(_:)", file: file, line: line) { body(result) }
         }
     }
 

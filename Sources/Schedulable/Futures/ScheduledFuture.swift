@@ -53,12 +53,15 @@ public final class ScheduledFuture<Value: Sendable>: Sendable {
     }
 
     private let state: LockedValue<State>
+    /// Where the future was made, published while its work runs.
+    let site: WorkSite
 
     init(
         scheduler: any SerialScheduler, createdAt: CodeLocation, handler: (any ConfinementViolationHandler)?,
-        entanglementLevel: EntanglementLevel
+        entanglementLevel: EntanglementLevel, site: WorkSite = .unrecorded
     ) {
         self.scheduler = scheduler
+        self.site = site
         self.createdAt = createdAt
         self.capturedHandler = handler
         self.state = LockedValue(State(entanglementLevel: entanglementLevel))
@@ -116,7 +119,7 @@ public final class ScheduledFuture<Value: Sendable>: Sendable {
     ///   `present` throws ``FutureError/Reason/wouldDeadlock`` at once.
     /// - Otherwise it waits, after sending a ``ConfinementViolation/Kind/waitingRequired`` note with this
     ///   call site (unless ``FutureSystem/logsWhenWaitingIsRequired`` is off). A thread scheduler's
-    ///   event keeps its loop turning while it waits, like ``ThreadScheduler/sync(file:line:_:)``, so
+    ///   event keeps its loop turning while it waits, like ``ThreadScheduler/sync(file:line:function:_:)``, so
     ///   the work may call back into it; any other caller blocks, and if the work has not begun yet
     ///   it runs on the caller's behalf (the caller's objects pass their checks inside it).
     ///
@@ -212,6 +215,8 @@ public final class ScheduledFuture<Value: Sendable>: Sendable {
         // The job must outlive a rejection: its deinit would otherwise complete the future as
         // "discarded" before the rejection is recorded.
         withExtendedLifetime(job) {
+            site.noteSubmission()
+            defer { WorkSite.clearSubmission() }
             do {
                 try scheduler.trySchedule { job.run() }
             } catch {
@@ -231,7 +236,7 @@ public final class ScheduledFuture<Value: Sendable>: Sendable {
         if callerHoldsScheduler {
             // Exclusion already holds (this code is the scheduler, or blocks it): run here, inside the
             // scheduler's context, so the body's checks see its owner.
-            scheduler.executionContext.run { job.run() }
+            scheduler.executionContext.run(site: site) { job.run() }
             return
         }
         CallerWait.wait(lendingQoSTo: (scheduler as? ThreadScheduler)?.loop) { blockedCaller, wake in

@@ -22,7 +22,7 @@ extension SerialScheduler {
     ) -> ScheduledFuture<Value> {
         ScheduledFuture.make(
             on: self, handler: ConfinementSystem.scopedHandler,
-            createdAt: CodeLocation(file: file, line: line), body: body
+            file: file, line: line, body: body
         )
     }
 }

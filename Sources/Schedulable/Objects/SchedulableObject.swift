@@ -172,7 +172,7 @@ public final class SchedulableObject<Object> {
     public func schedule(
         file: StaticString = #fileID, line: UInt = #line, _ work: @escaping @Sendable (inout Object) -> Void
     ) {
-        scheduler.schedule({ work(&self.storage) }, file: file, line: line)
+        scheduler.submit(member: "schedule(_:)", file: file, line: line) { work(&self.storage) }
     }
 
     /// Runs `work` with the value now when the calling code runs on ``scheduler``, otherwise schedules

@@ -64,6 +64,14 @@ package enum PlatformInternals {
         }
     }
 
+    /// The OS id of the thread that holds `queue`'s drain lock (runs its work now): 0 none, `nil`
+    /// when the reader cannot tell. A snapshot, for reports only.
+    package static func drainOwner(of queue: DispatchQueue) -> UInt64? {
+        guard let address = queueAddress(of: queue) else { return nil }
+        let owner = csched_queue_drain_owner(address)
+        return owner < 0 ? nil : UInt64(owner)
+    }
+
     /// Whether a thread other than the main thread holds the main queue's drain lock, i.e. runs main's
     /// work (a worker draining it under `dispatchMain()`); `false` on the main thread and where the
     /// reader is off. Rule 3's test for main off the main thread; its first call on a thread settles

@@ -24,6 +24,8 @@ extension ConfinementViolation {
         )
         violation.describe(object)
         violation.ownerContext = owner
+        violation.ownerActivity = .snapshot(of: owner)
+        violation.intruder = .current
         if object == nil { violation.objectType = typeName }
         if case .property(let name, let declaredAt) = member, name != nil {
             violation.detail = "property declared at \(declaredAt.location)"

@@ -121,7 +121,8 @@ extension ConfinementViolation {
             if let access = lastLegitimateAccess {
                 let site = access.at.map { " (\($0))" } ?? ""
                 lines.append(
-                    "  last legitimate: \(access.member)\(site) on \(access.context) (the last the slow path saw)"
+                    "  last legitimate: \(access.member)\(site) on \(access.context) "
+                        + "(the last the checks recorded; the owner's own work records none)"
                 )
             }
             return lines

@@ -1,9 +1,10 @@
 extension ConfinementViolation {
-    /// The violation as one line of JSON (schema `schedulable.violation`, version 2; see the Reporting
+    /// The violation as one line of JSON (schema `schedulable.violation`, version 3; see the Reporting
     /// Violations article), ending in a newline.
     ///
     /// Version 2: `member` names a `@Confined` property by its name (version 1 gave its declaration site
-    /// unless the property had a `name:`), and the `accessSite` and `stack` fields were added.
+    /// unless the property had a `name:`), and the `accessSite` and `stack` fields were added. Version 3:
+    /// `ownerActivity` and `intruder`, the two sides of a wrong-context violation.
     ///
     /// Field names follow the audit's JSON where they mean the same thing (`kind`, `typeName`, `member`,
     /// `path`, `line`, `message`), so one collector reads both.
@@ -13,7 +14,7 @@ extension ConfinementViolation {
     public func jsonLine(level: ConfinementLevel? = nil) -> String {
         var fields: [(String, String)] = [
             ("schema", JSON.string("schedulable.violation")),
-            ("version", "2"),
+            ("version", "3"),
             ("kind", JSON.string(kind.rawValue)),
             ("tier", JSON.string(String(describing: tier))),
         ]
@@ -32,6 +33,8 @@ extension ConfinementViolation {
         if let ownerBoundAt { fields.append(("ownerBoundAt", JSON.location(ownerBoundAt))) }
         if let detail { fields.append(("detail", JSON.string(detail))) }
         if let history { fields.append(("history", history.json)) }
+        if let ownerActivity { fields.append(("ownerActivity", ownerActivity.json)) }
+        if let intruder { fields.append(("intruder", intruder.json)) }
         let stack = self.stack
         if !stack.isEmpty { fields.append(("stack", "[" + stack.map(JSON.frame).joined(separator: ",") + "]")) }
         fields.append(("message", JSON.string(description)))

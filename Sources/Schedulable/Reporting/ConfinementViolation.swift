@@ -99,6 +99,10 @@ public struct ConfinementViolation: Sendable, CustomStringConvertible {
     /// path saw — for a ``Kind/wrongContext`` violation of a ``Confinement`` record, in builds with the
     /// debug tier; `nil` otherwise.
     public var history: History?
+    /// What the owner was running when a ``Kind/wrongContext`` violation was detected (a snapshot).
+    public var ownerActivity: OwnerActivity?
+    /// Who made a ``Kind/wrongContext`` access: its work item, task and thread.
+    public var intruder: Intruder?
     /// The access site and stack: captured by the library where it makes a violation, symbolicated when
     /// read (see ``accessSite``).
     var access: ViolationAccess = .none
@@ -170,6 +174,8 @@ public struct ConfinementViolation: Sendable, CustomStringConvertible {
         lines.append("  member:          \(member)")
         lines.append("  expected owner:  \(expectedOwner)")
         lines.append("  actual context:  \(actualContext)")
+        if let ownerActivity { lines.append("  owner was:       \(ownerActivity)") }
+        if let intruder { lines.append("  intruder:        \(intruder)") }
         let accessLines = accessReportLines
         if let site = accessLines.site { lines.append(site) }
         if let ownerBoundAt { lines.append("  owner bound at:  \(ownerBoundAt)") }

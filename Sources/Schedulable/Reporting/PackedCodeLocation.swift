@@ -39,6 +39,9 @@ package struct PackedCodeLocation: @unchecked Sendable {
 
     private init(bits: UInt64) { self.bits = bits }
 
+    /// The location whose ``bits`` are `bits` (0 for ``none``): a site published as one word.
+    package init(rawBits bits: UInt64) { self.bits = bits }
+
     /// `location` packed, ``CompactCodeLocation/none`` included (as 0: no literal lies at address 0):
     /// how a record keeps its bind site in one word. Every non-`none` compact location holds a
     /// literal's address (NUL-terminated) or an unpackable site, which is interned, so nothing is lost.

@@ -21,22 +21,24 @@ struct DirectDispatch: @unchecked Sendable {
     }
 
     /// Runs `work` on the queue, in `context`.
-    func async(in context: ExecutionContext, _ work: @escaping @Sendable () -> Void) {
-        let job = Unmanaged.passRetained(DirectDispatchJob(context: context, work: work)).toOpaque()
+    func async(in context: ExecutionContext, site: WorkSite, _ work: @escaping @Sendable () -> Void) {
+        let job = Unmanaged.passRetained(DirectDispatchJob(context: context, site: site, work: work)).toOpaque()
         csched_dispatch_async_f(queue, job) { raw in
             let job = Unmanaged<DirectDispatchJob>.fromOpaque(raw!).takeRetainedValue()
-            job.context.run(job.work)
+            job.context.run(site: job.site, job.work)
         }
     }
 }
 
-/// One hop's work and the context it runs in.
+/// One hop's work, the context it runs in and where it was scheduled from (in the one allocation).
 private final class DirectDispatchJob {
     let context: ExecutionContext
+    let site: WorkSite
     let work: @Sendable () -> Void
 
-    init(context: ExecutionContext, work: @escaping @Sendable () -> Void) {
+    init(context: ExecutionContext, site: WorkSite, work: @escaping @Sendable () -> Void) {
         self.context = context
+        self.site = site
         self.work = work
     }
 }

@@ -12,16 +12,17 @@ extension DispatchQueue {
     ///
     /// - Parameters:
     ///   - context: The context of the scheduler this queue belongs to.
+    ///   - site: Where the call was made, published while `body` runs on the queue.
     ///   - body: The work to run.
     /// - Returns: What `body` returns.
-    func sync<T>(as context: ExecutionContext, _ body: () throws -> T) rethrows -> T {
+    func sync<T>(as context: ExecutionContext, site: WorkSite, _ body: () throws -> T) rethrows -> T {
         if context.isIsolated { return try body() }
         if CurrentExecution.waitingWouldDeadlock(on: context) {
             ConfinementReporting.report(.deadlockWaiting(on: context, member: "sync(_:)"), objectHandler: nil)
         }
         csched_note_publication()   // a hand-off: it ends this thread's construction windows
         return try BlockedCallerToken.withCurrent { caller in
-            try sync { try context.run(onBehalfOf: caller, body) }
+            try sync { try context.run(onBehalfOf: caller, site: site, body) }
         }
     }
 }

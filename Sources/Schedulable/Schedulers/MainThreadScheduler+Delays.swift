@@ -9,6 +9,6 @@ extension MainThreadScheduler: DeadlineScheduling {
     /// Never rejects.
     func armDeadline(_ work: ScheduledWork) throws(ScheduleRejection) {
         let context = executionContext
-        Self.deadlines.arm(work) { work in context.run { _ = work.run() } }
+        Self.deadlines.arm(work) { work in context.run(site: work.site) { _ = work.run() } }
     }
 }

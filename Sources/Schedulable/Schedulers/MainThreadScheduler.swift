@@ -29,17 +29,25 @@ public final class MainThreadScheduler: SerialScheduler {
         csched_note_publication()   // a hand-off: it ends this thread's construction windows
         let context = executionContext
         let work = AutomaticTestReporting.carryingCurrentTest(work)
-        DispatchQueue.main.async { context.run(work) }
+        let site = WorkSite.takeSubmitted()
+        DispatchQueue.main.async { context.run(site: site, work) }
     }
 
     /// Runs `body` on the main thread and returns its result: inline when already there, otherwise
     /// through `DispatchQueue.main.sync` while the caller blocks.
     ///
-    /// - Parameter body: The work to run.
+    /// - Parameters:
+    ///   - file: The call site, for reports made while `body` runs.
+    ///   - line: The call site, for reports made while `body` runs.
+    ///   - function: The calling function, for reports made while `body` runs.
+    ///   - body: The work to run.
     /// - Returns: What `body` returns.
-    public func sync<T>(_ body: () throws -> T) rethrows -> T {
+    public func sync<T>(
+        file: StaticString = #fileID, line: UInt = #line, function: StaticString = #function, _ body: () throws -> T
+    ) rethrows -> T {
         // Through a plain `DispatchQueue` value: the `.main` overload of `sync` assumes the main actor.
         let queue: DispatchQueue = DispatchQueue.main
-        return try queue.sync(as: executionContext, body)
+        let site = WorkSite(packedLocation: PackedCodeLocation(file: file, line: line).bits, function: function)
+        return try queue.sync(as: executionContext, site: site, body)
     }
 }

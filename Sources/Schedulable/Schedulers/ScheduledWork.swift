@@ -33,6 +33,8 @@ public final class ScheduledWork: Sendable {
     let intervalNanoseconds: UInt64?
     /// Where the work was scheduled, for reports.
     let createdAt: CodeLocation
+    /// Where the work was scheduled, as its scheduler publishes it while the work runs.
+    let site: WorkSite
     /// The handler in scope when the work was scheduled: a report about the work (cancelled at
     /// shutdown) goes where reports of the code that scheduled it go.
     let capturedHandler: (any ConfinementViolationHandler)?
@@ -56,8 +58,9 @@ public final class ScheduledWork: Sendable {
 
     init(
         deadline: DispatchTime, intervalNanoseconds: UInt64?, createdAt: CodeLocation,
-        handler: (any ConfinementViolationHandler)?, body: @escaping Body
+        site: WorkSite = .unrecorded, handler: (any ConfinementViolationHandler)?, body: @escaping Body
     ) {
+        self.site = site
         self.deadline = deadline
         self.intervalNanoseconds = intervalNanoseconds
         self.createdAt = createdAt
@@ -183,6 +186,7 @@ extension SerialScheduler {
     ) -> ScheduledWork {
         ScheduledWork(
             deadline: deadline, intervalNanoseconds: intervalNanoseconds, createdAt: CodeLocation(file: file, line: line),
+            site: WorkSite(packedLocation: PackedCodeLocation(file: file, line: line).bits, function: nil),
             handler: ConfinementSystem.scopedHandler, body: body
         )
     }

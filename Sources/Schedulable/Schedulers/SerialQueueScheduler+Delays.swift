@@ -11,9 +11,9 @@ extension SerialQueueScheduler: DeadlineScheduling {
         // have run; the queue's own context is enough then).
         deadlines.arm(work) { [weak self] work in
             if let self {
-                self.runAsQueuedWork { _ = work.run() }
+                self.runAsQueuedWork(site: work.site) { _ = work.run() }
             } else {
-                context.run { _ = work.run() }
+                context.run(site: work.site) { _ = work.run() }
             }
         }
     }

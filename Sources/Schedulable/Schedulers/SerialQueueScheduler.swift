@@ -185,12 +185,13 @@ public final class SerialQueueScheduler: SerialScheduler {
         csched_note_publication()   // a hand-off: it ends this thread's construction windows
         let context = executionContext
         let work = AutomaticTestReporting.carryingCurrentTest(work)
+        let site = WorkSite.takeSubmitted()
         if watchesExclusion {
-            queue.async { self.runWatchingExclusion(work) }
+            queue.async { self.runWatchingExclusion(site: site, work) }
         } else if let direct {
-            direct.async(in: context, work)
+            direct.async(in: context, site: site, work)
         } else {
-            queue.async { context.run(work) }
+            queue.async { context.run(site: site, work) }
         }
     }
 
@@ -200,13 +201,20 @@ public final class SerialQueueScheduler: SerialScheduler {
     /// Inside `body`, the caller's own contexts still pass their checks: the caller is blocked, so exclusion
     /// holds.
     ///
-    /// - Parameter body: The work to run.
+    /// - Parameters:
+    ///   - file: The call site, for reports made while `body` runs.
+    ///   - line: The call site, for reports made while `body` runs.
+    ///   - function: The calling function, for reports made while `body` runs.
+    ///   - body: The work to run.
     /// - Returns: What `body` returns.
-    public func sync<T>(_ body: () throws -> T) rethrows -> T {
-        try queue.sync(as: executionContext, body)
+    public func sync<T>(
+        file: StaticString = #fileID, line: UInt = #line, function: StaticString = #function, _ body: () throws -> T
+    ) rethrows -> T {
+        let site = WorkSite(packedLocation: PackedCodeLocation(file: file, line: line).bits, function: function)
+        return try queue.sync(as: executionContext, site: site, body)
     }
 
-    private func runWatchingExclusion(_ work: () -> Void) {
+    private func runWatchingExclusion(site: WorkSite, _ work: () -> Void) {
         let running = inFlight.add(1)
         defer { inFlight.subtract(1) }
         if running > 1 {
@@ -223,18 +231,18 @@ public final class SerialQueueScheduler: SerialScheduler {
                 objectHandler: nil
             )
         }
-        executionContext.run(work)
+        executionContext.run(site: site, work)
     }
 }
 
 extension SerialQueueScheduler {
     /// Runs `work`, already on ``queue``, the way ``trySchedule(_:)`` runs what it is given: delayed
     /// work and timers fire on the queue itself and must be watched like any other work.
-    func runAsQueuedWork(_ work: () -> Void) {
+    func runAsQueuedWork(site: WorkSite, _ work: () -> Void) {
         if watchesExclusion {
-            runWatchingExclusion(work)
+            runWatchingExclusion(site: site, work)
         } else {
-            executionContext.run(work)
+            executionContext.run(site: site, work)
         }
     }
 }

@@ -22,7 +22,7 @@ extension SerialScheduler {
     /// ```
     ///
     /// A scheduler that no longer accepts work reports a ``ConfinementViolation/Kind/rejectedWork``
-    /// violation (see ``SerialScheduler/schedule(_:file:line:)``); use ``trySchedule(at:file:line:_:)``
+    /// violation (see ``SerialScheduler/schedule(_:file:line:function:)``); use ``trySchedule(at:file:line:_:)``
     /// to handle the rejection yourself.
     ///
     /// - Parameters:

@@ -2,17 +2,19 @@
 /// anywhere else, an event on the scheduler.
 extension SerialScheduler {
     /// Runs `work` now when the calling code runs on this scheduler, otherwise schedules it (a
-    /// rejection is reported, see ``SerialScheduler/schedule(_:file:line:)``).
+    /// rejection is reported, see ``SerialScheduler/schedule(_:file:line:function:)``).
     ///
     /// - Parameters:
     ///   - file: The call site, for a rejection report.
     ///   - line: The call site, for a rejection report.
     ///   - work: The work to run.
-    package func performInlineOrSchedule(file: StaticString, line: UInt, _ work: @escaping @Sendable () -> Void) {
+    package func performInlineOrSchedule(
+        file: StaticString, line: UInt, function: StaticString? = nil, _ work: @escaping @Sendable () -> Void
+    ) {
         if isIsolated {
             work()
         } else {
-            schedule(work, file: file, line: line)
+            submit(member: "schedule(_:)", file: file, line: line, function: function, work)
         }
     }
 
@@ -27,13 +29,13 @@ extension SerialScheduler {
     /// - Returns: What `body` returns.
     /// - Throws: What `body` throws.
     package func runInlineOrHop<T: Sendable, E: Error>(
-        file: StaticString, line: UInt, _ body: @escaping @Sendable () throws(E) -> T
+        file: StaticString, line: UInt, function: StaticString? = nil, _ body: @escaping @Sendable () throws(E) -> T
     ) async throws(E) -> T {
         if isIsolated { return try body() }
         let result: Result<T, E> = await withCheckedContinuation { continuation in
             // No result without the work: a rejection stops the process (precondition tier) rather than
             // leave the task suspended forever.
-            submit(member: "run(_:)", file: file, line: line, tier: .precondition) {
+            submit(member: "run(_:)", file: file, line: line, function: function, tier: .precondition) {
                 do throws(E) {
                     continuation.resume(returning: .success(try body()))
                 } catch {

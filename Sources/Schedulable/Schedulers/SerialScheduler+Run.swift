@@ -13,18 +13,20 @@ extension SerialScheduler {
     ///
     /// The work runs even if the calling task is cancelled meanwhile: it was already submitted. A
     /// scheduler that no longer accepts work reports a ``ConfinementViolation/Kind/rejectedWork``
-    /// violation at the precondition tier (see ``SerialScheduler/schedule(_:file:line:)``): there is
+    /// violation at the precondition tier (see ``SerialScheduler/schedule(_:file:line:function:)``): there is
     /// no result to return.
     ///
     /// - Parameters:
     ///   - file: The call site, for a rejection report.
     ///   - line: The call site, for a rejection report.
+    ///   - function: The calling function, for reports made while the work runs.
     ///   - body: The work to run.
     /// - Returns: What `body` returns.
     /// - Throws: What `body` throws, with its type.
     public func run<T: Sendable, E: Error>(
-        file: StaticString = #fileID, line: UInt = #line, _ body: @escaping @Sendable () throws(E) -> T
+        file: StaticString = #fileID, line: UInt = #line, function: StaticString = #function,
+        _ body: @escaping @Sendable () throws(E) -> T
     ) async throws(E) -> T {
-        try await runInlineOrHop(file: file, line: line, body)
+        try await runInlineOrHop(file: file, line: line, function: function, body)
     }
 }

@@ -47,19 +47,26 @@ extension SerialScheduler {
     ///   - work: The work to run.
     ///   - file: The call site, for the report.
     ///   - line: The call site, for the report.
+    ///   - function: The calling function: with `file` and `line`, what a report made while the work
+    ///     runs says the owner was running.
     public func schedule(
-        _ work: @escaping @Sendable () -> Void, file: StaticString = #fileID, line: UInt = #line
+        _ work: @escaping @Sendable () -> Void, file: StaticString = #fileID, line: UInt = #line,
+        function: StaticString = #function
     ) {
-        submit(member: "schedule(_:)", file: file, line: line, work)
+        submit(member: "schedule(_:)", file: file, line: line, function: function, work)
     }
 
     /// Submits `work`, reporting a rejection as a ``ConfinementViolation/Kind/rejectedWork`` violation
-    /// made by `member` at the call site, at `tier` (see `ConfinementViolation.rejectedWork`).
+    /// made by `member` at the call site, at `tier` (see `ConfinementViolation.rejectedWork`). The call
+    /// site (and `function`, where the caller knows it) is handed to a library scheduler's
+    /// `trySchedule(_:)` on the side (`WorkSite`): the protocol requirement has no room for it.
     package func submit(
-        member: String, file: StaticString, line: UInt, tier: ConfinementViolation.Tier = .assert,
-        _ work: @escaping @Sendable () -> Void
+        member: String, file: StaticString, line: UInt, function: StaticString? = nil,
+        tier: ConfinementViolation.Tier = .assert, _ work: @escaping @Sendable () -> Void
     ) {
         csched_note_publication()   // a hand-off: it ends this thread's construction windows
+        WorkSite(packedLocation: PackedCodeLocation(file: file, line: line).bits, function: function).noteSubmission()
+        defer { WorkSite.clearSubmission() }   // a custom scheduler's trySchedule(_:) leaves it
         do {
             try trySchedule(work)
         } catch {

@@ -22,13 +22,13 @@ import Darwin
 ///
 /// - The thread sleeps in the kernel while the queue is empty: an idle scheduler uses no CPU.
 /// - Events run one at a time, in the order they were accepted, each inside ``executionContext``.
-/// - ``sync(file:line:_:)`` called from another thread scheduler keeps the caller's own loop turning while it
+/// - ``sync(file:line:function:_:)`` called from another thread scheduler keeps the caller's own loop turning while it
 ///   waits, so two schedulers that call each other synchronously (a lazy assembly that builds A on one
 ///   thread, whose initializer needs B from another, whose initializer needs C from the first) finish
 ///   instead of deadlocking.
 /// - ``shutdown()`` stops accepting events, runs every event already accepted, then ends the thread.
 ///   Work submitted afterwards is rejected — ``trySchedule(_:)`` throws ``ScheduleRejection`` and
-///   ``SerialScheduler/schedule(_:file:line:)`` reports it — never dropped silently. A scheduler that is
+///   ``SerialScheduler/schedule(_:file:line:function:)`` reports it — never dropped silently. A scheduler that is
 ///   released without ``shutdown()`` shuts down by itself (without waiting) once nothing refers to it.
 ///
 /// Each scheduler's context has a process-unique id that is never reused, so an object bound to a
@@ -99,7 +99,7 @@ public final class ThreadScheduler: SerialScheduler {
     ///   ``shutdown()``.
     public func trySchedule(_ work: @escaping @Sendable () -> Void) throws(ScheduleRejection) {
         csched_note_publication()   // a hand-off: it ends this thread's construction windows
-        guard loop.enqueue(AutomaticTestReporting.carryingCurrentTest(work)) else {
+        guard loop.enqueue(AutomaticTestReporting.carryingCurrentTest(work), site: WorkSite.takeSubmitted()) else {
             throw ScheduleRejection(reason: .shutDown, schedulerLabel: label)
         }
     }
@@ -111,8 +111,12 @@ public final class ThreadScheduler: SerialScheduler {
     ///   - work: The work to run.
     ///   - file: The call site, for a rejection report.
     ///   - line: The call site, for a rejection report.
-    public func perform(_ work: @escaping @Sendable () -> Void, file: StaticString = #fileID, line: UInt = #line) {
-        performInlineOrSchedule(file: file, line: line, work)
+    ///   - function: The calling function, for reports made while the work runs.
+    public func perform(
+        _ work: @escaping @Sendable () -> Void, file: StaticString = #fileID, line: UInt = #line,
+        function: StaticString = #function
+    ) {
+        performInlineOrSchedule(file: file, line: line, function: function, work)
     }
 
     /// Runs `body` on this scheduler and returns its result.
@@ -131,11 +135,13 @@ public final class ThreadScheduler: SerialScheduler {
     /// - Parameters:
     ///   - file: The call site, for a rejection report.
     ///   - line: The call site, for a rejection report.
+    ///   - function: The calling function, for reports made while the work runs.
     ///   - body: The work to run.
     /// - Returns: What `body` returns.
     /// - Throws: What `body` throws.
     public func sync<T, E: Error>(
-        file: StaticString = #fileID, line: UInt = #line, _ body: () throws(E) -> T
+        file: StaticString = #fileID, line: UInt = #line, function: StaticString = #function,
+        _ body: () throws(E) -> T
     ) throws(E) -> T {
         if isIsolated { return try body() }
         // `body` and its result cross to the scheduler's thread and back while this caller waits for
@@ -144,9 +150,10 @@ public final class ThreadScheduler: SerialScheduler {
             let call = SyncCall(body: escapable)
             let context = executionContext
             CallerWait.wait(lendingQoSTo: loop) { blockedCaller, wake in
-                submit(member: "sync(_:)", file: file, line: line, tier: .precondition) {
+                let site = WorkSite(packedLocation: PackedCodeLocation(file: file, line: line).bits, function: function)
+                submit(member: "sync(_:)", file: file, line: line, function: function, tier: .precondition) {
                     if let blockedCaller {
-                        context.run(onBehalfOf: blockedCaller) { call.run() }
+                        context.run(onBehalfOf: blockedCaller, site: site) { call.run() }
                     } else {
                         // The caller pumps its own loop: the event already runs in this context alone.
                         call.run()

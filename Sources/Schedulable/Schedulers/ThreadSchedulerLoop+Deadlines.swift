@@ -36,11 +36,11 @@ extension ThreadSchedulerLoop {
             let work = entry.item
             let deadline = entry.deadline
             if work.isRepeating {
-                pending.append { [self] in
+                pending.append(SitedEvent(run: { [self] in
                     if work.run() { rearm(work, after: deadline) }
-                }
+                }, site: work.site))
             } else {
-                pending.append { work.run() }
+                pending.append(SitedEvent(run: { work.run() }, site: work.site))
             }
         }
     }

@@ -33,7 +33,7 @@ final class ThreadSchedulerLoop: @unchecked Sendable {
     let exitCondition = PlatformCondition()
 
     // Guarded by `mutex`.
-    var pending: [Event?] = []
+    var pending: [SitedEvent?] = []
     var isAccepting = true
     var isLoopWaiting = false
     #if DEBUG
@@ -53,7 +53,7 @@ final class ThreadSchedulerLoop: @unchecked Sendable {
     // Confined to the loop thread. The batch is a member, not a local, so that a nested pump (a
     // synchronous call that keeps this loop turning) continues the same batch: events run in FIFO
     // order however deep the nesting.
-    private var batch: [Event?] = []
+    private var batch: [SitedEvent?] = []
     private var batchIndex = 0
 
     /// The loop thread's never-reused unique id, 0 until the thread starts.
@@ -74,13 +74,13 @@ final class ThreadSchedulerLoop: @unchecked Sendable {
     // MARK: Submitting
 
     /// Appends `event`, or returns false when the loop no longer accepts events.
-    func enqueue(_ event: @escaping Event) -> Bool {
+    func enqueue(_ event: @escaping Event, site: WorkSite = .unrecorded) -> Bool {
         mutex.lock()
         guard isAccepting else {
             mutex.unlock()
             return false
         }
-        pending.append(event)
+        pending.append(SitedEvent(run: event, site: site))
         // Only the loop thread ever waits on `wakeUp`, and only when it has nothing to do.
         if isLoopWaiting { signalWakeUp() }
         mutex.unlock()
@@ -166,7 +166,7 @@ final class ThreadSchedulerLoop: @unchecked Sendable {
         // In an autorelease pool (Darwin), so Objective-C objects the event autoreleased are freed
         // when it ends, not when the thread does.
         let pool = csched_autorelease_pool_push()
-        context._run(outer: nil, event)
+        context._run(outer: nil, site: event.site, event.run)
         csched_autorelease_pool_pop(pool)
         return true
     }
@@ -178,6 +178,12 @@ final class ThreadSchedulerLoop: @unchecked Sendable {
 /// found that a test's "far" deadline had come due in a slow run). Counted in debug builds only: a
 /// release build's loop does nothing for tests on its waits, and there the kernel's count alone is
 /// the proof (a wait that returns is a context switch).
+/// An event and where it was scheduled from: stored side by side in the loop's buffers (no allocation).
+struct SitedEvent {
+    let run: ThreadSchedulerLoop.Event
+    let site: WorkSite
+}
+
 struct WaitCounts: Equatable {
     var returns = 0
     var signals = 0

@@ -13,7 +13,8 @@ import Schedulable
 /// first line; the metadata keys are the fields of the JSON Lines schema (`kind`, `tier`, `typeName`,
 /// `member`, `expectedOwner`, `actualContext`, `path`, `line`, `ownerBoundAt`, `detail`, and — schema
 /// version 2 — `accessSite` and `stack`, each frame a dictionary with `function` and, when known, `path`,
-/// `line`, `fileID` and `image`).
+/// `line`, `fileID` and `image`; version 3 — `ownerActivity` and `intruder`, dictionaries with the
+/// schema's keys, values as strings).
 public struct LoggerViolationHandler: ConfinementViolationHandler {
     /// The logger that receives the violations.
     public let logger: Logger
@@ -68,7 +69,31 @@ public struct LoggerViolationHandler: ConfinementViolationHandler {
         if let site = violation.accessSite { metadata["accessSite"] = frame(site) }
         let stack = violation.stack
         if !stack.isEmpty { metadata["stack"] = .array(stack.map(frame)) }
+        if let owner = violation.ownerActivity { metadata["ownerActivity"] = ownerActivity(owner) }
+        if let intruder = violation.intruder { metadata["intruder"] = self.intruder(intruder) }
         return metadata
+    }
+
+    /// What the owner was running, with the JSON Lines schema's keys.
+    private static func ownerActivity(_ owner: ConfinementViolation.OwnerActivity) -> Logger.MetadataValue {
+        var fields: Logger.Metadata = ["state": "\(owner.state.rawValue)"]
+        if let at = owner.scheduledAt { fields["scheduledAt"] = "\(at)" }
+        if let function = owner.function { fields["function"] = "\(function)" }
+        if let running = owner.runningForNanoseconds { fields["runningForNanoseconds"] = "\(running)" }
+        if let thread = owner.drainingThread { fields["drainingThread"] = "\(thread)" }
+        return .dictionary(fields)
+    }
+
+    /// Who made the access, with the JSON Lines schema's keys.
+    private static func intruder(_ intruder: ConfinementViolation.Intruder) -> Logger.MetadataValue {
+        var fields: Logger.Metadata = ["inTask": "\(intruder.inTask)", "thread": "\(intruder.thread)"]
+        if let context = intruder.context { fields["context"] = "\(context)" }
+        if let at = intruder.scheduledAt { fields["scheduledAt"] = "\(at)" }
+        if let function = intruder.function { fields["function"] = "\(function)" }
+        if let name = intruder.taskName { fields["taskName"] = "\(name)" }
+        if let name = intruder.threadName { fields["threadName"] = "\(name)" }
+        if let qos = intruder.qos { fields["qos"] = "\(qos)" }
+        return .dictionary(fields)
     }
 
     /// A stack frame as a metadata dictionary, with the JSON Lines schema's keys.

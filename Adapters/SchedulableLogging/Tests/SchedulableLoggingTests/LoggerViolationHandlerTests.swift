@@ -93,6 +93,49 @@ struct LoggerViolationHandlerTests {
         #expect(site["function"]?.description.contains("aRealViolationsAccessSiteIsTheLineThatMadeIt()") == true)
     }
 
+    @Test func bothSidesAreMetadataWithTheSchemasKeys() {
+        let recorder = RecordingLogHandler()
+        let handler = LoggerViolationHandler(logger: Logger(label: "test") { _ in recorder })
+        var violation = violation(tier: .assert)
+        violation.ownerActivity = ConfinementViolation.OwnerActivity(
+            state: .running, scheduledAt: CodeLocation(fileID: "App/Upload.swift", line: 88), function: "enqueue(_:)",
+            runningForNanoseconds: 3_000_000
+        )
+        violation.intruder = ConfinementViolation.Intruder(
+            inTask: true, taskName: "Upload batch 3", thread: 4243, threadName: "com.apple.root.default-qos", qos: "default"
+        )
+        handler.handle(violation)
+        let metadata = recorder.recorded[0].metadata
+        #expect(metadata["ownerActivity"] == .dictionary([
+            "state": "running", "scheduledAt": "App/Upload.swift:88", "function": "enqueue(_:)",
+            "runningForNanoseconds": "3000000",
+        ]))
+        #expect(metadata["intruder"] == .dictionary([
+            "inTask": "true", "taskName": "Upload batch 3", "thread": "4243",
+            "threadName": "com.apple.root.default-qos", "qos": "default",
+        ]))
+    }
+
+    @Test func aRealViolationsIntruderIsTheSyncCallThatMadeIt() throws {
+        let recorder = RecordingLogHandler()
+        let handler = LoggerViolationHandler(logger: Logger(label: "test") { _ in recorder })
+        let owner = ThreadScheduler(label: "test.adapter.sides.owner")
+        defer { owner.shutdown() }
+        let box = withConfinementViolationHandler(handler) { SchedulableObject([Int](), on: owner) }
+        let line = #line + 1
+        SerialQueueScheduler(label: "test.adapter.sides.other").sync { box.assertIsolated() }
+        guard ConfinementSystem.debugChecksCompiledIn else { return #expect(recorder.recorded.isEmpty) }
+        let metadata = try #require(recorder.recorded.first?.metadata)
+        #expect(metadata["ownerActivity"] == .dictionary(["state": "idle"]))
+        guard case .dictionary(let intruder) = try #require(metadata["intruder"]) else {
+            Issue.record("intruder is not a dictionary")
+            return
+        }
+        #expect(intruder["context"] == "queue \"test.adapter.sides.other\"")
+        #expect(intruder["scheduledAt"] == "SchedulableLoggingTests/LoggerViolationHandlerTests.swift:\(line)")
+        #expect(intruder["function"] == "aRealViolationsIntruderIsTheSyncCallThatMadeIt()")
+    }
+
     @Test func aScopedAdapterReceivesTheViolationsOfObjectsMadeInItsScope() {
         let recorder = RecordingLogHandler()
         let handler = LoggerViolationHandler(logger: Logger(label: "test") { _ in recorder })

@@ -1,7 +1,7 @@
 import CSchedulableContext
 
 /// How a caller waits for work that another scheduler finishes — the one waiting mechanism behind
-/// ``ThreadScheduler/sync(file:line:_:)`` and ``ScheduledFuture/present(file:line:)``.
+/// ``ThreadScheduler/sync(file:line:function:_:)`` and ``ScheduledFuture/present(file:line:)``.
 ///
 /// - A thread scheduler's own event keeps its loop turning while it waits (events queued to it meanwhile
 ///   still run, one at a time and in order, nested in the wait), so work it waits for may call back into

@@ -1,0 +1,87 @@
+import CSchedulableContext
+
+#if canImport(Darwin)
+import Darwin
+#endif
+
+/// Reading both sides on the violating thread: a few loads and the thread's name, no lock, no stack.
+extension ConfinementViolation.OwnerActivity {
+    /// What `owner` runs now, as its slot and (for a queue) libdispatch's drain lock say.
+    package static func snapshot(of owner: ExecutionContext) -> Self {
+        var work = csched_work_snapshot()
+        guard csched_work_read(owner.workSlot, &work) else { return Self(state: .unreadable) }
+        if work.started != 0 {
+            var activity = Self(state: .running)
+            activity.scheduledAt = PackedCodeLocation(rawBits: work.site).compactOrNone.locationIfAny
+            activity.function = work.function.map { String(cString: $0) }
+            activity.runningForNanoseconds = csched_work_elapsed_ns(work.started)
+            return activity
+        }
+        switch owner.kind {
+        case .threadScheduler:
+            return Self(state: .idle)   // its thread runs nothing but the library's events
+        case .queue:
+            guard let queue = owner.queue, let drainer = PlatformInternals.drainOwner(of: queue) else {
+                return Self(state: .notRunningLibraryWork)
+            }
+            guard drainer != 0 else { return Self(state: .idle) }
+            var activity = Self(state: .runningOtherWork)
+            activity.drainingThread = drainer
+            return activity
+        case .main, .thread, .custom:
+            return Self(state: .notRunningLibraryWork)
+        }
+    }
+}
+
+extension ConfinementViolation.Intruder {
+    /// The calling code: the library work item its thread runs, its task, its thread.
+    package static var current: Self {
+        var intruder = Self(inTask: false, thread: csched_os_thread_id(), threadName: ThreadName.current)
+        if let frame = csched_top_frame(), let raw = frame.pointee.context {
+            // Unretained: the frame's context is alive while its work runs, and this thread runs it.
+            let context = Unmanaged<ExecutionContext>.fromOpaque(raw).takeUnretainedValue()
+            intruder.context = context.description
+            var work = csched_work_snapshot()
+            if csched_work_read(context.workSlot, &work), work.started != 0 {
+                intruder.scheduledAt = PackedCodeLocation(rawBits: work.site).compactOrNone.locationIfAny
+                intruder.function = work.function.map { String(cString: $0) }
+            }
+        }
+        intruder.inTask = withUnsafeCurrentTask { $0 != nil }
+        if intruder.inTask { intruder.taskName = currentTaskName }
+        intruder.qos = currentQoS
+        return intruder
+    }
+
+    /// `Task.name` where the runtime has it (Swift 6.2: every Linux toolchain that builds this package;
+    /// the 26 releases of Apple's OSes).
+    private static var currentTaskName: String? {
+        #if canImport(Darwin)
+        if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) { return Task.name }
+        return nil
+        #else
+        return Task.name
+        #endif
+    }
+
+    /// The thread's QoS class: Darwin's `qos_class_self()`; on Linux, which has no QoS, the class of
+    /// the root (global) queue whose work a pool thread runs, from its label; otherwise `nil`.
+    private static var currentQoS: String? {
+        #if canImport(Darwin)
+        switch qos_class_self() {
+        case QOS_CLASS_USER_INTERACTIVE: return "user-interactive"
+        case QOS_CLASS_USER_INITIATED: return "user-initiated"
+        case QOS_CLASS_DEFAULT: return "default"
+        case QOS_CLASS_UTILITY: return "utility"
+        case QOS_CLASS_BACKGROUND: return "background"
+        default: return nil
+        }
+        #else
+        let label = String(cString: csched_current_queue_label())
+        guard PlatformInternals.isRootQueueLabel(label) == true, let qos = label.split(separator: ".").last(where: { $0.hasSuffix("-qos") })
+        else { return nil }
+        return String(qos.dropLast(4))
+        #endif
+    }
+}
