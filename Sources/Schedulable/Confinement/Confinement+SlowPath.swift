@@ -127,7 +127,7 @@ extension ConfinementRecord {
             )
             return PendingReport(violation, objectHandler: capturedHandler)
         case .observed:
-            return PendingReport(.observedUse(member: member.named(on: object), tier: tier, object: object), objectHandler: nil)
+            return PendingReport(.observedUse(member: member.named(on: object), tier: tier), objectHandler: nil)
         case .fixedOwner:
             preconditionFailure("a use transfers nothing")
         }

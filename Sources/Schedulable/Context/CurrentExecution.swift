@@ -166,14 +166,17 @@ package enum CurrentExecution {
         case .mainThread:
             return "main thread"
         case .thread:
-            let queueLabel = String(cString: csched_current_queue_label())
-            // With no current queue libdispatch answers with a root (global) queue's label; a worker
-            // of a global queue is named after it anyway, so the thread line says everything.
-            if !queueLabel.isEmpty && PlatformInternals.isRootQueueLabel(queueLabel) != true {
-                return "queue \"\(queueLabel)\" (\(threadDescription))"
-            }
+            // A worker of a global queue is named after it anyway, so the thread line says everything.
+            if let queueLabel = nonRootQueueLabel { return "queue \"\(queueLabel)\" (\(threadDescription))" }
             return threadDescription
         }
+    }
+
+    /// The label of the dispatch queue whose work the calling code runs, unless it is a root (global)
+    /// queue's: with no current queue libdispatch answers with a root queue's label too. `nil` then.
+    package static var nonRootQueueLabel: String? {
+        let label = String(cString: csched_current_queue_label())
+        return label.isEmpty || PlatformInternals.isRootQueueLabel(label) == true ? nil : label
     }
 
     /// The OS thread id and name of the calling thread, e.g. `thread 4242 "com.app.business"` (the
@@ -201,8 +204,7 @@ package enum CurrentExecution {
     /// root queue, so an access in it is reported although the owner is blocked (documented in the
     /// Threading Model article).
     package static var mayHoldQueuesUnseen: Bool {
-        let label = String(cString: csched_current_queue_label())
-        if label.isEmpty || PlatformInternals.isRootQueueLabel(label) == true { return false }
+        if nonRootQueueLabel == nil { return false }
         guard let queueContext = libraryQueueContext() else { return true }
         if queueContext.kind == .main { return false }
         guard let raw = csched_top_frame()?.pointee.context else { return true }

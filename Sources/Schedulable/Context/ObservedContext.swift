@@ -89,10 +89,9 @@ extension CurrentExecution {
         }
         if case .queue(let context)? = found, context.kind != .main { return ObservedContext(context) }
         // A pool's work (a global queue's, Swift's global concurrent executor's) is not a serial queue's.
-        let label = String(cString: csched_current_queue_label())
-        guard !label.isEmpty, label != mainQueueLabel, PlatformInternals.isRootQueueLabel(label) != true,
-            !PlatformInternals.runningOnPool
-        else { return nil }
+        guard let label = nonRootQueueLabel, label != mainQueueLabel, !PlatformInternals.runningOnPool else {
+            return nil
+        }
         return ObservedContext(kind: .queue, label: label)
     }
 

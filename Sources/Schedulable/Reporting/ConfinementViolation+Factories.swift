@@ -57,15 +57,13 @@ extension ConfinementViolation {
     }
 
     /// The use of an observed object (``Confinement/observed(file:line:)``) that a step records: never
-    /// reported, it carries the member, the object and the access site to ``ObservationStore``.
-    package static func observedUse(
-        member: ConfinedMemberReference, tier: Tier, object: AnyObject?
-    ) -> ConfinementViolation {
+    /// reported, it carries the member and the access site to ``ObservationStore``, which knows the
+    /// object and the context already (so neither is described here).
+    package static func observedUse(member: ConfinedMemberReference, tier: Tier) -> ConfinementViolation {
         var violation = ConfinementViolation(
             kind: .wrongContext, tier: tier, member: member.displayName, expectedOwner: "none (observed)",
-            actualContext: CurrentExecution.description, callSite: member.callSite
+            actualContext: "", callSite: member.callSite
         )
-        violation.describe(object)
         // A step needs its site and the site's caller, never a stack: symbolicated at exit, for many.
         violation.captureAccessSite(stackDepth: 0)
         return violation

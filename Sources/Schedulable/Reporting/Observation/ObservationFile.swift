@@ -70,7 +70,7 @@ struct ObservationFile {
                     JSON.object([
                         ("context", String(contexts.id(of: step.context))),
                         ("member", JSON.string(step.violation.member)),
-                        ("site", Self.site(of: step.violation)),
+                        ("site", Self.site(of: step)),
                     ])
                 })),
                 ("stepsDropped", String(instance.stepsDropped)),
@@ -81,7 +81,7 @@ struct ObservationFile {
             return JSON.object([
                 ("member", JSON.string(member)),
                 ("contexts", Self.array(sorted.map {
-                    JSON.object([("context", String($0.id)), ("site", Self.site(of: $0.use.violation))])
+                    JSON.object([("context", String($0.id)), ("site", Self.site(of: $0.use))])
                 })),
                 ("contextsDropped", String(entry.contextsDropped[member] ?? 0)),
             ])
@@ -99,24 +99,18 @@ struct ObservationFile {
         return JSON.object(fields)
     }
 
-    /// Where a step happened: for a method guard, the line that called the method (the guard's own line
-    /// when that caller is the library's); for a property, the access.
-    private static func site(of violation: ConfinementViolation) -> String {
-        // A hand-off's step is at its call, which the library's own frame made.
-        if transferMembers.contains(violation.member), let callSite = violation.callSite { return location(callSite) }
-        let isMethod = violation.member.hasSuffix(")")
-        guard let frame = (isMethod ? violation.callerOfAccessSite : nil) ?? violation.accessSite,
-            let line = frame.line, let fileID = frame.fileID
-        else {
-            return violation.callSite.map(location) ?? "null"
+    /// Where a use happened: the site its caller gave (a hand-off's call), else the line an editor should
+    /// open for its violation (``ConfinementViolation/failureSite``: a method's caller, a property's access),
+    /// else the guard's line.
+    private static func site(of use: ObservationStore.Use) -> String {
+        if let site = use.site { return location(site) }
+        guard let frame = use.violation.failureSite, let line = frame.line, let fileID = frame.fileID else {
+            return use.violation.callSite.map(location) ?? "null"
         }
         var fields = [("file", JSON.string(fileID)), ("line", String(line)), ("function", JSON.string(frame.function))]
         if let path = frame.file, path.hasPrefix("/") { fields.append(("path", JSON.string(path))) }
         return JSON.object(fields)
     }
-
-    /// The members that move an object: a step of theirs is where they were called.
-    private static let transferMembers: Set<String> = ["handOff(to:)", "detach()"]
 
     private static func location(_ location: CodeLocation) -> String {
         JSON.object([("file", JSON.string(location.fileID)), ("line", String(location.line))])

@@ -21,22 +21,21 @@ package final class ObservationStore: Sendable {
     /// Contexts kept per member.
     package static let contextsPerMember = 16
 
-    /// One use by a context other than the instance's previous one.
-    struct Step {
+    /// A use: a step (by a context other than the instance's previous one), or a member's first use by a
+    /// context.
+    struct Use {
         var context: ObservedContext
+        /// The member and, from its stack, the access site.
         var violation: ConfinementViolation
+        /// The site when the caller knows it better than the stack: a hand-off's call.
+        var site: CodeLocation?
     }
 
     struct Instance {
         var serial: UInt64
-        var steps: [Step] = []
+        var steps: [Use] = []
         var stepsDropped = 0
         var last: ObservedContext
-    }
-
-    struct MemberUse {
-        var context: ObservedContext
-        var violation: ConfinementViolation
     }
 
     struct TypeEntry {
@@ -54,7 +53,7 @@ package final class ObservationStore: Sendable {
         var droppedSteps = 0
         /// Contexts seen by any instance, kept or not: a new one is always recorded in ``members``.
         var contexts: Set<ObservedContext> = []
-        var members: [String: [MemberUse]] = [:]
+        var members: [String: [Use]] = [:]
         var contextsDropped: [String: Int] = [:]
     }
 
@@ -76,21 +75,22 @@ package final class ObservationStore: Sendable {
     ///   - object: The protected object.
     ///   - observedAt: Where its `Confinement.observed()` was created.
     ///   - context: The context the step is in: here, or a hand-off's new owner.
+    ///   - site: Where the step was made, when the caller knows it (a hand-off's call); else the stack says.
     ///   - build: The violation of this use.
     package func recordObserved(
         _ object: AnyObject, observedAt: CodeLocation?, in context: ObservedContext = CurrentExecution.observed,
-        build: () -> ConfinementViolation
+        at site: CodeLocation? = nil, build: () -> ConfinementViolation
     ) {
         let type: AnyObject.Type = Swift.type(of: object)
-        let name = state.withLock { $0.names[ObjectIdentifier(type)] } ?? {
-            let name = String(describing: type)
-            state.withLock { $0.names[ObjectIdentifier(type)] = name }
-            return name
-        }()
         let serial = ObjectSerials.serial(of: object)
-        guard needsViolation(type: name, serial: serial, context: context) else { return }
-        let violation = build()
-        add(violation, type: name, serial: serial, context: context) { entry in
+        let (needed, name) = state.withLock { state in
+            // A type's name is made once: a miss builds no string.
+            let name = state.names[ObjectIdentifier(type)] ?? String(describing: type)
+            state.names[ObjectIdentifier(type)] = name
+            return (Self.needsViolation(&state.types[name, default: TypeEntry(name: name)], serial: serial, context: context), name)
+        }
+        guard needed else { return }
+        add(Use(context: context, violation: build(), site: site), type: name, serial: serial) { entry in
             entry.observedAt = entry.observedAt ?? observedAt
             entry.module = entry.module ?? Self.module(of: type)
         }
@@ -103,8 +103,11 @@ package final class ObservationStore: Sendable {
         let context = CurrentExecution.observed
         let name = violation.objectType ?? violation.member
         let serial = violation.objectSerial ?? 0
-        guard needsViolation(type: name, serial: serial, context: context) else { return }
-        add(violation, type: name, serial: serial, context: context) { entry in
+        let needed = state.withLock { state in
+            Self.needsViolation(&state.types[name, default: TypeEntry(name: name)], serial: serial, context: context)
+        }
+        guard needed else { return }
+        add(Use(context: context, violation: violation), type: name, serial: serial) { entry in
             if entry.declaredOwner == nil, let owner = violation.ownerContext {
                 entry.declaredOwner = ObservedContext(owner)
                 entry.declaredAt = violation.ownerBoundAt
@@ -113,15 +116,8 @@ package final class ObservationStore: Sendable {
     }
 
     /// Whether a use of `serial` in `context` is worth a violation: a new step of a kept instance (or the
-    /// first of a new one, within the bound), or a context the type has not seen. Counts the rest.
-    private func needsViolation(type name: String, serial: UInt64, context: ObservedContext) -> Bool {
-        state.withLock { state in
-            // In place (the dictionary's `default:` subscript): a copy of the entry would copy its tables
-            // on every miss.
-            Self.needsViolation(&state.types[name, default: TypeEntry(name: name)], serial: serial, context: context)
-        }
-    }
-
+    /// first of a new one, within the bound), or a context the type has not seen. Counts the rest. In
+    /// place (the dictionary's `default:` subscript): a copy of the entry would copy its tables per miss.
     private static func needsViolation(_ entry: inout TypeEntry, serial: UInt64, context: ObservedContext) -> Bool {
         if let index = entry.instances.index(forKey: serial) {
             let instance = entry.instances.values[index]
@@ -136,41 +132,35 @@ package final class ObservationStore: Sendable {
         return !entry.contexts.contains(context)
     }
 
-    /// Adds a built step: to its instance when kept, and to its member's contexts when new there.
-    private func add(
-        _ violation: ConfinementViolation, type name: String, serial: UInt64, context: ObservedContext,
-        update: (inout TypeEntry) -> Void
-    ) {
+    /// Adds a built use: a step of its instance when kept, and its member's use by its context when new.
+    private func add(_ use: Use, type name: String, serial: UInt64, update: (inout TypeEntry) -> Void) {
         let isFirst = state.withLock { state -> Bool in
-            Self.add(violation, to: &state.types[name, default: TypeEntry(name: name)], serial: serial, context: context, update: update)
+            Self.add(use, to: &state.types[name, default: TypeEntry(name: name)], serial: serial, update: update)
             defer { state.exitRegistered = true }
             return !state.exitRegistered
         }
         if isFirst { ConfinementObservations.writeAtExit() }
     }
 
-    private static func add(
-        _ violation: ConfinementViolation, to entry: inout TypeEntry, serial: UInt64, context: ObservedContext,
-        update: (inout TypeEntry) -> Void
-    ) {
+    private static func add(_ use: Use, to entry: inout TypeEntry, serial: UInt64, update: (inout TypeEntry) -> Void) {
         update(&entry)
+        let context = use.context
         entry.contexts.insert(context)
-        let step = Step(context: context, violation: violation)
         if let index = entry.instances.index(forKey: serial) {
             let instance = entry.instances.values[index]
             if instance.last != context, instance.steps.count < stepsPerInstance {
-                entry.instances.values[index].steps.append(step)
+                entry.instances.values[index].steps.append(use)
                 entry.instances.values[index].last = context
             }
         } else if entry.instances.count < instancesPerType {
-            entry.instances[serial] = Instance(serial: serial, steps: [step], last: context)
+            entry.instances[serial] = Instance(serial: serial, steps: [use], last: context)
             entry.order.append(serial)
         }
-        let member = violation.member
+        let member = use.violation.member
         let uses = entry.members[member, default: []]
         guard !uses.contains(where: { $0.context == context }) else { return }
         if uses.count < contextsPerMember {
-            entry.members[member, default: []].append(MemberUse(context: context, violation: violation))
+            entry.members[member, default: []].append(use)
         } else {
             entry.contextsDropped[member, default: 0] += 1
         }
