@@ -54,6 +54,33 @@ public func measureReportCost(stackDepth: Int, reports: Int = 2_000) -> ReportCo
     )
 }
 
+/// What a report costs the violating thread under a printing policy (`warn`): the violation made,
+/// counted and handed to the reporting thread, which symbolicates and writes it elsewhere. Each report
+/// is a new object's first violation under a new handler, so every one is a full report; `reports`
+/// stays under the reporting thread's queue capacity, so none waits for room.
+public func measureWarnReportCost(stackDepth: Int, reports: Int = 500) -> ReportCost {
+    ConfinementSystem.reportStackDepth = stackDepth
+    let owner = SerialQueueScheduler(label: "benchmark.report.warn.owner")
+    let samples = ReportSamples()
+    let other = DispatchQueue(label: "benchmark.report.warn.other")
+    for _ in 0...reports {
+        let handler = PolicyViolationHandler(ConfinementPolicy(default: .warn)) { consume($0.utf8.count) }
+        let target = withConfinementViolationHandler(handler) { ReportTarget(owner: owner) }
+        target.confinement.endConstruction()
+        other.sync {
+            samples.start()
+            consume(readOffOwner(target))
+            samples.stop()
+        }
+    }
+    ConfinementSystem.flushReports()
+    let sorted = samples.durations.dropFirst().sorted()
+    return ReportCost(
+        stackDepth: stackDepth, firstNanoseconds: samples.durations.first ?? 0,
+        warmNanoseconds: sorted.isEmpty ? 0 : sorted[sorted.count / 2], reports: sorted.count
+    )
+}
+
 /// Start and stop times, all on one queue.
 private final class ReportSamples: @unchecked Sendable {
     // @unchecked: touched only by the one queue that makes the violations and runs the handler.

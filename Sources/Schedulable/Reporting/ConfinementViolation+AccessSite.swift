@@ -86,6 +86,13 @@ extension ConfinementViolation {
         }
     }
 
+    /// Whether ``accessSiteKey`` is known without symbolicating anything: no stack, a site set by code,
+    /// or a stack seen before (the printing handlers leave a new one to the reporting thread).
+    package var accessSiteKeyIsKnown: Bool {
+        guard case .captured(let capture) = access else { return true }
+        return capture.keyIsKnown
+    }
+
     /// Captures the calling thread's stack as this violation's access site (return addresses only; see
     /// ``accessSite``). Called by the library where it makes a violation, on the violating thread.
     ///
@@ -189,6 +196,11 @@ final class CapturedAccess: Sendable {
         let key = resolved.key
         SiteKeys.store(key, for: addresses, property: property)
         return key
+    }
+
+    /// Whether ``key`` answers without symbolicating: the stack was seen before.
+    var keyIsKnown: Bool {
+        SiteKeys.key(for: stack.addresses, property: property) != nil
     }
 
     /// The access site and the stack from it, symbolicated with source locations.
