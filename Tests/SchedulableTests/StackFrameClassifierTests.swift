@@ -133,6 +133,7 @@ struct MacroExpansionSourceTests {
         let found = try #require(MacroExpansionSources.parse(text))
         #expect(found.path == "/work/App/Tests/AppTests/Queue Tests.swift")
         #expect(found.line == 48)
+        #expect(found.column == 17)
     }
 
     @Test func aFileWithoutTheMarkerKeepsItsPlace() {

@@ -57,9 +57,11 @@ package struct CallStack: Sendable {
         package var name: String?
         /// The image's file name (`libswiftCore.so`), if known.
         package var image: String?
-        /// The source file's path and line, when debug information has them.
+        /// The source file's path, line and column, when debug information has them (a column only
+        /// with a line).
         package var path: String?
         package var line: Int?
+        package var column: Int?
         /// Whether this frame was inlined into the next one.
         package var isInlined = false
         /// Whether this frame is a compiler-generated thunk.
@@ -102,6 +104,8 @@ package struct CallStack: Sendable {
     package static func atItsStatement(_ frame: Frame) -> Frame {
         guard frame.line == nil, !frame.isInlined, let function = frame.rawName else { return frame }
         var located = frame
+        // The statement's line is found; not where on it the call is.
+        located.column = nil
         if let known = StatementLines.cache.withLock({ $0[frame.address] }) {
             (located.path, located.line) = (known?.path, known?.line)
             return located
@@ -131,7 +135,7 @@ package struct CallStack: Sendable {
                   let separator = name.indices.first(where: { name[$0...].hasPrefix(" in ") }) else { continue }
             let maker = name[name.index(separator, offsetBy: 4)...]
             if let caller = frames[(index + 1)...].first(where: { $0.name.map { $0 == maker } ?? false }), caller.line != nil {
-                (frames[index].path, frames[index].line) = (caller.path, caller.line)
+                (frames[index].path, frames[index].line, frames[index].column) = (caller.path, caller.line, caller.column)
             }
         }
         return frames
