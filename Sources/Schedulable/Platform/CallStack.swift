@@ -79,9 +79,17 @@ package struct CallStack: Sendable {
         #if canImport(Runtime)
         if !fallback, PlatformInternals.runtimeBacktraceAllowed, #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
             if let cached = SymbolCache.frames(for: addresses) { return Self.atTheirSource(cached) }
-            if let backtrace = RuntimeBacktraceReader.backtrace(of: addresses) {
+            // Only the addresses not seen before: a new site's stack shares most of its frames (the
+            // caller's, the scheduler's, libdispatch's) with stacks already symbolicated.
+            let missing = SymbolCache.missing(in: addresses)
+            if let backtrace = RuntimeBacktraceReader.backtrace(of: missing) {
                 let symbolicated = RuntimeImages.symbolicate(backtrace)
-                SymbolCache.store(symbolicated)
+                SymbolCache.store(symbolicated, for: missing)
+                if let all = SymbolCache.frames(for: addresses) { return Self.atTheirSource(all) }
+                // The cache was full and forgot the others meanwhile: the whole stack, as the first time.
+                if missing.count < addresses.count, let whole = RuntimeBacktraceReader.backtrace(of: addresses) {
+                    return Self.atTheirSource(RuntimeImages.symbolicate(whole))
+                }
                 return Self.atTheirSource(symbolicated)
             }
         }
@@ -192,8 +200,18 @@ private enum SymbolCache {
         }
     }
 
-    static func store(_ frames: [CallStack.Frame]) {
+    /// The addresses of `addresses` not symbolicated before, each once, in order.
+    static func missing(in addresses: [UInt]) -> [UInt] {
+        cache.withLock { cache in
+            var seen = Set<UInt>()
+            return addresses.filter { cache[$0] == nil && seen.insert($0).inserted }
+        }
+    }
+
+    /// Keeps `frames`, the symbolication of `addresses` (an address with no frame keeps none).
+    static func store(_ frames: [CallStack.Frame], for addresses: [UInt]) {
         var byAddress: [UInt: [CallStack.Frame]] = [:]
+        for address in addresses { byAddress[address] = [] }
         for frame in frames { byAddress[frame.address, default: []].append(frame) }
         cache.withLock { cache in
             if cache.count + byAddress.count > limit { cache.removeAll() }
