@@ -14,7 +14,7 @@ extension ConfinementRecord {
         message: () -> String = { String() }
     ) {
         checkGuardFailedFastPath(
-            object: object, member: .method(member, callSite: CompactCodeLocation(file: file, line: line)), tier: tier,
+            object: object, member: .method(member, callSite: PackedCodeLocation(file: file, line: line)), tier: tier,
             message: message
         )
     }
@@ -34,7 +34,7 @@ extension ConfinementRecord {
     @inline(never)
     func _propertyCheckFailedFastPath(_ object: AnyObject, declaredAt: PackedCodeLocation) {
         checkFailedFastPath(
-            object: object, member: .property(name: nil, declaredAt: declaredAt.compact), tier: .assert,
+            object: object, member: .property(name: nil, declaredAt: declaredAt), tier: .assert,
             mainQueueAsked: true  // inline by the caller (`Confined._check`), with the same helper
         )
     }

@@ -23,9 +23,11 @@ package final class ConfinementRecord {
 
     // Guarded by the record's stripe (`StripedLocks`): written only when the binding changes.
     var _owner: ExecutionContext?
-    /// ``_boundAt`` in one word (a `CompactCodeLocation` is two): with the debug tier's word below,
-    /// this keeps a debug-tier record at 56 bytes, a 64-byte allocator chunk instead of 80.
-    private var _boundAtBits: PackedCodeLocation
+    /// Where the record was bound to its owner; while it is detached, where it was created (so that
+    /// its first binding can keep that site in the history). Guarded by the stripe once shared. One
+    /// word: with the debug tier's word below, a debug-tier record stays at 56 bytes, a 64-byte
+    /// allocator chunk instead of 80.
+    var _boundAt: PackedCodeLocation
     /// What only some records need (options, a test's handler; see ``extras``), so a default record
     /// stays at 48 bytes, and whether the owner is fixed (``isFixed``), in one word: the extras' address
     /// (retained by the record), or 0, with bit 0 set for a fixed owner. One word because a `Bool` of
@@ -49,13 +51,6 @@ package final class ConfinementRecord {
 
     /// Whether the record was created for a fixed owner: `handOff(to:)` and `detach()` are reported.
     package var isFixed: Bool { _extrasAndFixed & 1 != 0 }
-
-    /// Where the record was bound to its owner; while it is detached, where it was created (so that
-    /// its first binding can keep that site in the history). Guarded by the stripe once shared.
-    var _boundAt: CompactCodeLocation {
-        get { _boundAtBits.compactOrNone }
-        set { _boundAtBits = PackedCodeLocation(packing: newValue) }
-    }
 
     #if SCHEDULABLE_CHECKS
     /// Debug tier only (see `Confinement+History.swift`): the thread that created the record until its
@@ -103,7 +98,7 @@ package final class ConfinementRecord {
         let state = Self.initialState(owner: owner, extras: extras, allowsConstructionWindow: allowsConstructionWindow)
         self._fastOwnerID = AtomicWord(state.word)
         self._owner = owner
-        self._boundAtBits = boundAt
+        self._boundAt = boundAt
         self._extrasAndFixed = Self.extrasWord(extras, isFixed: isFixed)
         #if SCHEDULABLE_CHECKS
         self._createdOnOrHistory = createdOn.tagged
@@ -129,7 +124,7 @@ package final class ConfinementRecord {
         let state = Self.initialState(owner: owner, extras: extras, allowsConstructionWindow: allowsConstructionWindow)
         self._fastOwnerID = AtomicWord(state.word)
         self._owner = owner
-        self._boundAtBits = boundAt
+        self._boundAt = boundAt
         self._extrasAndFixed = Self.extrasWord(extras, isFixed: isFixed)
         #if SCHEDULABLE_CHECKS
         self._createdOnOrHistory = createdOn.tagged
@@ -141,7 +136,7 @@ package final class ConfinementRecord {
     init(fixedOwner owner: ExecutionContext, state: ConfinementState, boundAt: PackedCodeLocation) {
         self._fastOwnerID = AtomicWord(state.word)
         self._owner = owner
-        self._boundAtBits = boundAt
+        self._boundAt = boundAt
         self._extrasAndFixed = 1
         #if SCHEDULABLE_CHECKS
         self._createdOnOrHistory = ThreadStamp.current.tagged
