@@ -82,77 +82,25 @@ package final class ConfinementRecord {
     }
     #endif
 
-    /// The initializer of a record with default options. Cheap on purpose — no lock, no string, no
-    /// "where am I" beyond one TLS load: records are made once per protected object.
-    @usableFromInline
-    package init(
-        owner: ExecutionContext?, boundAt: PackedCodeLocation, allowsConstructionWindow: Bool, isFixed: Bool
+    /// The one initializer: stores what ``make(owner:boundAt:isFixed:options:observedAt:shared:)``
+    /// decided (the shared record of `SharedFixedRecord` is made here too). Cheap on purpose — no lock,
+    /// no string, no "where am I" beyond one TLS load: records are made once per protected object.
+    @inline(__always)
+    init(
+        owner: ExecutionContext?, state: ConfinementState, boundAt: PackedCodeLocation, extras: ConfinementExtras?,
+        isFixed: Bool
     ) {
-        #if SCHEDULABLE_CHECKS
-        // First, while nothing is live: read later, the call makes the optimizer keep the owner alive
-        // across it with a retain and a release (the `checks createConfined` threshold holds it).
-        let createdOn = ThreadStamp.current
-        #endif
-        let extras = ConfinementSystem.mayHaveScopedHandler
-            ? ConfinementExtras(options: nil, handler: ConfinementSystem.scopedHandlerIfAny) : nil
-        let state = Self.initialState(owner: owner, extras: extras, allowsConstructionWindow: allowsConstructionWindow)
         self._fastOwnerID = AtomicWord(state.word)
         self._owner = owner
         self._boundAt = boundAt
         self._extrasAndFixed = Self.extrasWord(extras, isFixed: isFixed)
         #if SCHEDULABLE_CHECKS
-        self._createdOnOrHistory = createdOn.tagged
+        self._createdOnOrHistory = ThreadStamp.current.tagged
         #endif
         assert(
             AtomicWord.loadRelaxed(firstIn: self) == state.word,
             "ConfinementRecord._fastOwnerID must be the class's first stored property (see AtomicWord)"
         )
-    }
-
-    /// The initializer of a record with options, or of an observed one (`observedAt`: see
-    /// ``Confinement/observed(file:line:)``).
-    package init(
-        owner: ExecutionContext?, options: ErasedConfinementOptions, boundAt: PackedCodeLocation,
-        allowsConstructionWindow: Bool, isFixed: Bool, observedAt: CodeLocation? = nil
-    ) {
-        #if SCHEDULABLE_CHECKS
-        let createdOn = ThreadStamp.current
-        #endif
-        let extras = ConfinementExtras(
-            options: options, handler: ConfinementSystem.scopedHandlerIfAny, observedAt: observedAt
-        )
-        let state = Self.initialState(owner: owner, extras: extras, allowsConstructionWindow: allowsConstructionWindow)
-        self._fastOwnerID = AtomicWord(state.word)
-        self._owner = owner
-        self._boundAt = boundAt
-        self._extrasAndFixed = Self.extrasWord(extras, isFixed: isFixed)
-        #if SCHEDULABLE_CHECKS
-        self._createdOnOrHistory = createdOn.tagged
-        #endif
-    }
-
-    /// A default fixed-owner record in a state already decided: settled (the shared record of
-    /// `SharedFixedRecord`, `boundAt` none), or a construction window just opened for it.
-    init(fixedOwner owner: ExecutionContext, state: ConfinementState, boundAt: PackedCodeLocation) {
-        self._fastOwnerID = AtomicWord(state.word)
-        self._owner = owner
-        self._boundAt = boundAt
-        self._extrasAndFixed = 1
-        #if SCHEDULABLE_CHECKS
-        self._createdOnOrHistory = ThreadStamp.current.tagged
-        #endif
-    }
-
-    /// A new record's state: detached, bound, or — off the owner, where allowed — in the creating
-    /// thread's construction window. (On the owner the first use would end the window at once.)
-    private static func initialState(
-        owner: ExecutionContext?, extras: ConfinementExtras?, allowsConstructionWindow: Bool
-    ) -> ConfinementState {
-        guard let owner else { return .detached }
-        if allowsConstructionWindow, let window = ConfinementState.openWindow(for: owner) {
-            return window
-        }
-        return .bound(to: owner, needsResolution: extras?.needsResolution ?? false)
     }
 
     /// The options, if the record has any besides the default.
