@@ -88,6 +88,11 @@ func runOnGlobalQueue(_ callback: @escaping @Sendable () -> Void) {
             try #require(failures.count == 1, "run \(run): \(issues.map(\.comment))")
             #expect(failures[0].sourceLocation.filePath == #filePath, "run \(run)")
             #expect(failures[0].sourceLocation.line == callLine, "run \(run)")
+            #if SCHEDULABLE_DEBUG_BUILD
+            // The column too, where the debug information has it: the called method's name.
+            let expectedColumn = try column(of: "togglePause()", onLine: callLine)
+            #expect(failures[0].sourceLocation.column == expectedColumn, "run \(run)")
+            #endif
             #expect(failures[0].comment.hasPrefix("Schedulable: PausableService.togglePause() used outside its owner"))
             let warnings = issues.filter { $0.severity == .warning }
             #expect(warnings.count == 2, "run \(run): the toggle and the read, each once")
@@ -164,6 +169,13 @@ func runOnGlobalQueue(_ callback: @escaping @Sendable () -> Void) {
         #expect(accessLines(issues[1].comment).isEmpty, "one access: the report alone")
         #expect(issues[2].comment.contains("PausableService.pending used outside its owner"))
     }
+}
+
+/// The 1-based column of `text` on line `line` of this file.
+func column(of text: String, onLine line: Int, in file: String = #filePath) throws -> Int {
+    let source = try String(contentsOfFile: file, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+    let found = try #require(source[line - 1].range(of: text))
+    return source[line - 1].distance(from: source[line - 1].startIndex, to: found.lowerBound) + 1
 }
 
 /// The numbered access lines of a grouped report: member and line (0 where the line is unknown).

@@ -119,6 +119,14 @@ struct AccessKindLineTests {
         #expect(violations.map(\.line) == [line])
     }
 
+    /// Two wrappers declared on one line share their site: the report names both, never one guessed.
+    @Test func twoDeclarationsOnOneLine() {
+        let line = #line + 1
+        let violations = violationsOfAService { service in service.right += 1 }
+        #expect(violations.map(\.member) == ["left or right"])
+        #expect(violations.map(\.line) == [line])
+    }
+
     @Test func plainReadAndWrite() {
         let line = #line + 3
         let site = siteOfTheViolation { counter in
@@ -148,6 +156,7 @@ class BaseService: ConfinedObject, @unchecked Sendable {
     let confinement: Confinement
     @Confined var started = false
     @Confined(name: "paused") var isPaused = false
+    @Confined var left = 0; @Confined var right = 0
 
     init(owner: SerialQueueScheduler) { confinement = Confinement(owner: owner) }
 

@@ -133,6 +133,7 @@ struct MacroExpansionSourceTests {
         let found = try #require(MacroExpansionSources.parse(text))
         #expect(found.path == "/work/App/Tests/AppTests/Queue Tests.swift")
         #expect(found.line == 48)
+        #expect(found.column == 17)
     }
 
     @Test func aFileWithoutTheMarkerKeepsItsPlace() {
@@ -140,4 +141,31 @@ struct MacroExpansionSourceTests {
         #expect(MacroExpansionSources.parse("// original-source-range: nonsense") == nil)
         #expect(MacroExpansionSources.originalLocation(of: "/nonexistent/@__swiftmacro_x.swift") == nil)
     }
+}
+
+/// A stack is symbolicated from the addresses not seen before; the frames of the others are reused.
+@Suite("Symbolication reuses what it found")
+struct SymbolicationReuseTests {
+    @inline(never)
+    private static func capture(_ depthMarker: Int) -> CallStack {
+        // Two call sites of the same caller: the stacks share every frame but the innermost one or two.
+        depthMarker == 0 ? CallStack.capture(limit: 32) : CallStack.capture(limit: 32)
+    }
+
+    #if os(Linux) && canImport(Runtime)
+    // Linux, where the `Runtime` module symbolicates on every supported toolchain (Apple: the 26 releases).
+    @Test(.enabled(if: PlatformInternals.runtimeBacktraceAllowed))
+    func aNewStackGivesTheFramesTheWholeStackGives() throws {
+        let first = Self.capture(0)
+        _ = first.frames()
+        let second = Self.capture(1)
+        let reused = second.frames()
+        let whole = RuntimeImages.symbolicate(try #require(RuntimeBacktraceReader.backtrace(of: second.addresses)))
+        // Names and addresses: `frames()` also places macro expansions and autoclosures, which
+        // change lines only.
+        #expect(reused.map(\.address) == whole.map(\.address))
+        #expect(reused.map(\.name) == whole.map(\.name))
+        #expect(Set(first.addresses).intersection(second.addresses).count > second.addresses.count / 2)
+    }
+    #endif
 }

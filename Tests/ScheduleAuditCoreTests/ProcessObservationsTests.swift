@@ -57,6 +57,18 @@ struct ObservationFileTests {
         #expect(try F.propose([F.observation("owner")])["UploadQueue"]?.verdict == .owner)
     }
 
+    /// The optional fields a step carries since issue 38 (what the new user ran): still format version 1,
+    /// read by this reader as it was.
+    @Test func aStepsWorkAndTaskNameAreReadAsVersionOne() throws {
+        let step = #""member": "m", "site": {"file": "App/T.swift", "line": 9}}"#
+        let withSides = #""member": "m", "site": {"file": "App/T.swift", "line": 9}, "#
+            + #""work": {"scheduledAt": {"file": "App/Feed.swift", "line": 30}, "function": "refresh()"}, "#
+            + #""taskName": "Upload batch 3"}"#
+        let type = F.typeJSON([[2, 3]]).replacingOccurrences(of: step, with: withSides)
+        #expect(type.contains("\"taskName\""))
+        #expect(try F.entry(type).verdict == F.entry(F.typeJSON([[2, 3]])).verdict)
+    }
+
     @Test func oneBadFileAmongGoodOnesFailsTheWholeRunNamingIt() throws {
         let directory = try F.temporaryDirectory()
         try FileManager.default.copyItem(atPath: F.observation("owner"), toPath: directory.appendingPathComponent("a.json").path)

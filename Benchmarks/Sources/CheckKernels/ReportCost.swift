@@ -21,11 +21,41 @@ public struct ReportCost: Sendable {
     /// Each later report from the same site (its addresses symbolicated once), median of `reports`.
     public let warmNanoseconds: Double
     public let reports: Int
+    /// A report from a site not seen before, once the image's debug information is read: median of
+    /// ``newSiteCount`` sites.
+    public var newSiteNanoseconds: Double = 0
+    /// How many new sites ``newSiteNanoseconds`` is the median of.
+    public var newSiteCount: Int { newSites.count }
 }
 
 @inline(never)
 func readOffOwner(_ target: ReportTarget) -> Int {
     target.value
+}
+
+/// Sites not seen before: each reads the property from a function of its own.
+@inline(never) func readAtSite0(_ target: ReportTarget) -> Int { target.value }
+@inline(never) func readAtSite1(_ target: ReportTarget) -> Int { target.value + 1 }
+@inline(never) func readAtSite2(_ target: ReportTarget) -> Int { target.value + 2 }
+@inline(never) func readAtSite3(_ target: ReportTarget) -> Int { target.value + 3 }
+@inline(never) func readAtSite4(_ target: ReportTarget) -> Int { target.value + 4 }
+@inline(never) func readAtSite5(_ target: ReportTarget) -> Int { target.value + 5 }
+@inline(never) func readAtSite6(_ target: ReportTarget) -> Int { target.value + 6 }
+@inline(never) func readAtSite7(_ target: ReportTarget) -> Int { target.value + 7 }
+let newSites: [@Sendable (ReportTarget) -> Int] = [
+    readAtSite0, readAtSite1, readAtSite2, readAtSite3, readAtSite4, readAtSite5, readAtSite6, readAtSite7,
+]
+
+/// The median cost of one report from each of ``newSites``, timed by `samples` around each read.
+private func newSiteMedian(_ target: ReportTarget, _ samples: ReportSamples) -> Double {
+    let before = samples.durations.count
+    for site in newSites {
+        samples.start()
+        consume(site(target))
+        samples.stop()
+    }
+    let sorted = samples.durations[before...].sorted()
+    return sorted[sorted.count / 2]
 }
 
 /// Makes `reports` violations of one property from a queue that is not its owner, each delivered to a
@@ -48,10 +78,51 @@ public func measureReportCost(stackDepth: Int, reports: Int = 2_000) -> ReportCo
         }
     }
     let sorted = samples.durations.dropFirst().sorted()
-    return ReportCost(
+    var cost = ReportCost(
         stackDepth: stackDepth, firstNanoseconds: samples.durations.first ?? 0,
         warmNanoseconds: sorted.isEmpty ? 0 : sorted[sorted.count / 2], reports: sorted.count
     )
+    // The handler stops each sample; the new sites' reads start theirs (`stop` comes from the handler).
+    let newSiteSamples = ReportSamples()
+    let newSiteHandler = CustomViolationHandler { violation in
+        consume(violation.description.utf8.count)
+    }
+    let newSiteTarget = withConfinementViolationHandler(newSiteHandler) { ReportTarget(owner: owner) }
+    newSiteTarget.confinement.endConstruction()
+    other.sync { cost.newSiteNanoseconds = newSiteMedian(newSiteTarget, newSiteSamples) }
+    return cost
+}
+
+/// What a report costs the violating thread under a printing policy (`warn`): the violation made,
+/// counted and handed to the reporting thread, which symbolicates and writes it elsewhere. Each report
+/// is a new object's first violation under a new handler, so every one is a full report; `reports`
+/// stays under the reporting thread's queue capacity, so none waits for room.
+public func measureWarnReportCost(stackDepth: Int, reports: Int = 500) -> ReportCost {
+    ConfinementSystem.reportStackDepth = stackDepth
+    let owner = SerialQueueScheduler(label: "benchmark.report.warn.owner")
+    let samples = ReportSamples()
+    let other = DispatchQueue(label: "benchmark.report.warn.other")
+    for _ in 0...reports {
+        let handler = PolicyViolationHandler(ConfinementPolicy(default: .warn)) { consume($0.utf8.count) }
+        let target = withConfinementViolationHandler(handler) { ReportTarget(owner: owner) }
+        target.confinement.endConstruction()
+        other.sync {
+            samples.start()
+            consume(readOffOwner(target))
+            samples.stop()
+        }
+    }
+    let sorted = samples.durations.dropFirst().sorted()
+    var cost = ReportCost(
+        stackDepth: stackDepth, firstNanoseconds: samples.durations.first ?? 0,
+        warmNanoseconds: sorted.isEmpty ? 0 : sorted[sorted.count / 2], reports: sorted.count
+    )
+    let handler = PolicyViolationHandler(ConfinementPolicy(default: .warn)) { consume($0.utf8.count) }
+    let target = withConfinementViolationHandler(handler) { ReportTarget(owner: owner) }
+    target.confinement.endConstruction()
+    other.sync { cost.newSiteNanoseconds = newSiteMedian(target, ReportSamples()) }
+    ConfinementSystem.flushReports()
+    return cost
 }
 
 /// Start and stop times, all on one queue.

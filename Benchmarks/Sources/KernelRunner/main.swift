@@ -17,6 +17,7 @@ let usage = """
            KernelRunner bytes
            KernelRunner storm [threads] [violations per thread]
            KernelRunner report <stack depth> [reports]   (ns per delivered report; ChecksOn build)
+           KernelRunner report-warn <stack depth> [reports]   (ns on the violating thread; ChecksOn build)
            KernelRunner observe [iterations]   (ns per check while observing; ChecksOn build)
     kernels: \(CheckKernel.allCases.map { "\($0)" }.joined(separator: ", "))
     """
@@ -109,7 +110,13 @@ case "report":
     guard arguments.count > 1, let depth = Int(arguments[1]), depth >= 0 else { fatalError(usage) }
     let reports = arguments.count > 2 ? Int(arguments[2]) ?? 2_000 : 2_000
     let cost = measureReportCost(stackDepth: depth, reports: reports)
-    print("report\tstack \(cost.stackDepth)\tfirst \(Int(cost.firstNanoseconds)) ns\tthen \(Int(cost.warmNanoseconds)) ns (median of \(cost.reports))")
+    print("report\tstack \(cost.stackDepth)\tfirst \(Int(cost.firstNanoseconds)) ns\tthen \(Int(cost.warmNanoseconds)) ns (median of \(cost.reports))\tnew site \(Int(cost.newSiteNanoseconds)) ns (median of \(cost.newSiteCount))")
+case "report-warn":
+    // What a report costs the violating thread under a `warn` policy, whose reporting thread
+    // symbolicates and writes it: the process's first report, then the median of later ones.
+    guard arguments.count > 1, let depth = Int(arguments[1]), depth >= 0 else { fatalError(usage) }
+    let cost = measureWarnReportCost(stackDepth: depth, reports: arguments.count > 2 ? Int(arguments[2]) ?? 500 : 500)
+    print("report-warn\tstack \(cost.stackDepth)\tfirst \(Int(cost.firstNanoseconds)) ns\tthen \(Int(cost.warmNanoseconds)) ns (median of \(cost.reports))\tnew site \(Int(cost.newSiteNanoseconds)) ns (median of \(cost.newSiteCount))")
 case "observe":
     // What observation costs per check: on the fast path, per miss once the step is known, per change
     // of user, and a declared owner's miss at the observe level (tab-separated: row, ns).

@@ -132,7 +132,7 @@ package enum Checking {
         //     printed, not asked about.
         if !here.isDelivering, ConfinementReporting.endsInTrap(pending.violation, handledBy: handler),
             here.mayHoldQueuesUnseen,
-            here.dispatchConfirms(owner, elseTrapPrinting: pending.violation.description + "\n")
+            here.dispatchConfirms(owner, elseTrapPrinting: ConfinementReporting.reportBeforeTrap(pending.violation))
         {
             return .pass
         }

@@ -53,7 +53,9 @@ enum ConfinedPropertyNames {
             var field = String(cString: name)
             // The compiler names a wrapper's storage `_name`.
             if field.hasPrefix("_") { field.removeFirst() }
-            names[site] = field
+            // Two wrappers declared on one line share their site, and nothing a check can see at run time
+            // tells them apart: the report names both (in declaration order) rather than guess one.
+            names[site] = names[site].map { "\($0) or \(field)" } ?? field
             return true
         }
         return complete == true ? names : nil

@@ -161,55 +161,11 @@ public final class SchedulableObject<Object> {
         return try body(&storage)
     }
 
-    /// Runs `work` with the value on ``scheduler``, later.
-    ///
-    /// A scheduler that rejects the work (shut down) reports it as ``ConfinementViolation/Kind/rejectedWork``.
-    ///
-    /// - Parameters:
-    ///   - file: The call site, for a rejection report.
-    ///   - line: The call site, for a rejection report.
-    ///   - work: The work, given the value in place.
-    public func schedule(
-        file: StaticString = #fileID, line: UInt = #line, _ work: @escaping @Sendable (inout Object) -> Void
-    ) {
-        scheduler.submit(member: "schedule(_:)", file: file, line: line) { work(&self.storage) }
-    }
-
-    /// Runs `work` with the value now when the calling code runs on ``scheduler``, otherwise schedules
-    /// it (see ``schedule(file:line:_:)``).
-    ///
-    /// - Parameters:
-    ///   - file: The call site, for a rejection report.
-    ///   - line: The call site, for a rejection report.
-    ///   - work: The work, given the value in place.
-    public func perform(
-        file: StaticString = #fileID, line: UInt = #line, _ work: @escaping @Sendable (inout Object) -> Void
-    ) {
-        scheduler.performInlineOrSchedule(file: file, line: line) { work(&self.storage) }
-    }
-
-    /// Runs `body` with the value on ``scheduler`` and returns its result: inline when the calling code
-    /// already runs there, otherwise after a hop.
-    ///
-    /// The work runs even if the calling task is cancelled meanwhile.
-    ///
-    /// - Parameters:
-    ///   - file: The call site, for a rejection report.
-    ///   - line: The call site, for a rejection report.
-    ///   - body: The work, given the value in place.
-    /// - Returns: What `body` returns.
-    /// - Throws: What `body` throws.
-    public func run<T: Sendable, E: Error>(
-        file: StaticString = #fileID, line: UInt = #line, _ body: @escaping @Sendable (inout Object) throws(E) -> T
-    ) async throws(E) -> T {
-        try await scheduler.runInlineOrHop(file: file, line: line) { () throws(E) -> T in try body(&self.storage) }
-    }
-
     /// The handler the wrapped value's record captured (futures report there).
     var capturedHandler: (any ConfinementViolationHandler)? { handlerBox?.handler }
 
     /// Runs `body` with the storage in place, unchecked: only for work that runs on ``scheduler``.
-    func withStorage<T>(_ body: (inout Object) throws -> T) rethrows -> T {
+    func withStorage<T, E: Error>(_ body: (inout Object) throws(E) -> T) throws(E) -> T {
         try body(&storage)
     }
 

@@ -28,9 +28,11 @@ extension RuntimeImages {
             }
             // The innermost location is the line table's row; each inlined frame sits at the call of the
             // one inlined into it, and the physical frame at the outermost call.
-            let innermost = row.line > 0 ? (path: row.path, line: Int?.some(row.line)) : (path: nil, line: nil)
+            let innermost = row.line > 0
+                ? (path: row.path, line: Int?.some(row.line), column: row.column > 0 ? Int?.some(row.column) : nil)
+                : (path: nil, line: nil, column: nil)
             frames += inlinedFrames(sites, at: physical.address, image: physical.image, innermost: innermost)
-            (physical.path, physical.line) = sites.first.map { ($0.callFile, $0.callLine) } ?? innermost
+            (physical.path, physical.line, physical.column) = sites.first.map { ($0.callFile, $0.callLine, $0.callColumn) } ?? innermost
             frames.append(physical)
         }
         return frames
@@ -75,16 +77,17 @@ extension RuntimeImages {
     /// `Runtime` gives them: each at the call of the one inlined into it, the innermost at `innermost`
     /// (the line table's row).
     private static func inlinedFrames(
-        _ sites: [InlinedCallSites.Site], at address: UInt, image: String?, innermost: (path: String?, line: Int?)
+        _ sites: [InlinedCallSites.Site], at address: UInt, image: String?,
+        innermost: (path: String?, line: Int?, column: Int?)
     ) -> [CallStack.Frame] {
         sites.indices.reversed().map { index in
             var frame = CallStack.Frame(address: address, image: image, isInlined: true)
             frame.rawName = sites[index].linkageName
             frame.name = sites[index].linkageName.map(demangled)
             if index + 1 < sites.count {
-                (frame.path, frame.line) = (sites[index + 1].callFile, sites[index + 1].callLine)
+                (frame.path, frame.line, frame.column) = (sites[index + 1].callFile, sites[index + 1].callLine, sites[index + 1].callColumn)
             } else {
-                (frame.path, frame.line) = (innermost.path, innermost.line)
+                (frame.path, frame.line, frame.column) = innermost
             }
             return frame
         }

@@ -18,7 +18,7 @@ extension CallStack {
             guard let path = frames[index].path, fileName(of: path).hasPrefix("@__swiftmacro_"),
                 let use = MacroExpansionSources.originalLocation(of: path)
             else { continue }
-            (frames[index].path, frames[index].line) = (use.path, use.line)
+            (frames[index].path, frames[index].line, frames[index].column) = (use.path, use.line, use.column)
         }
         return frames
     }
@@ -27,11 +27,11 @@ extension CallStack {
 /// The original locations read from generated macro-expansion files, per file (bounded).
 enum MacroExpansionSources {
     private static let limit = 256
-    private static let cache = LockedValue([String: (path: String, line: Int)?]())
+    private static let cache = LockedValue([String: (path: String, line: Int, column: Int)?]())
 
-    /// The path and line of the source a generated file's expansion replaced, from its
+    /// The path, line and column of the source a generated file's expansion replaced, from its
     /// `// original-source-range:` line; `nil` when the file cannot be read or has none.
-    static func originalLocation(of generatedFile: String) -> (path: String, line: Int)? {
+    static func originalLocation(of generatedFile: String) -> (path: String, line: Int, column: Int)? {
         if let known = cache.withLock({ $0[generatedFile] }) { return known }
         let found = read(generatedFile).flatMap(parse)
         cache.withLock { cache in
@@ -41,17 +41,18 @@ enum MacroExpansionSources {
         return found
     }
 
-    /// `// original-source-range: /path/File.swift:48:17-48:66` → (`/path/File.swift`, 48): the last such
-    /// line of `text` (the compiler writes it at the end).
-    static func parse(_ text: String) -> (path: String, line: Int)? {
+    /// `// original-source-range: /path/File.swift:48:17-48:66` → (`/path/File.swift`, 48, 17): the last
+    /// such line of `text` (the compiler writes it at the end).
+    static func parse(_ text: String) -> (path: String, line: Int, column: Int)? {
         let marker = "// original-source-range: "
         guard let line = text.split(separator: "\n").last(where: { $0.hasPrefix(marker) }) else { return nil }
         // The range's start: path, then `:line:column`, then `-` and the end.
         let range = line.dropFirst(marker.count)
         guard let dash = range.lastIndex(of: "-") else { return nil }
         let start = range[..<dash].split(separator: ":", omittingEmptySubsequences: false)
-        guard start.count >= 3, let number = Int(start[start.count - 2]) else { return nil }
-        return (start.dropLast(2).joined(separator: ":"), number)
+        guard start.count >= 3, let number = Int(start[start.count - 2]), let column = Int(start[start.count - 1])
+        else { return nil }
+        return (start.dropLast(2).joined(separator: ":"), number, column)
     }
 
     /// The file's text, at most 1 MiB (an expansion is small; the marker is at its end).

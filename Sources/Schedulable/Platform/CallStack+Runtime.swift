@@ -196,6 +196,7 @@ enum RuntimeImages {
             if let location = symbol.sourceLocation, location.line > 0 {
                 result.path = location.path
                 result.line = location.line
+                result.column = location.column > 0 ? location.column : nil
             }
         } else if let index = map.indexOfImage(at: frame.captured.originalProgramCounter) {
             result.image = map[index].name

@@ -57,9 +57,11 @@ package struct CallStack: Sendable {
         package var name: String?
         /// The image's file name (`libswiftCore.so`), if known.
         package var image: String?
-        /// The source file's path and line, when debug information has them.
+        /// The source file's path, line and column, when debug information has them (a column only
+        /// with a line).
         package var path: String?
         package var line: Int?
+        package var column: Int?
         /// Whether this frame was inlined into the next one.
         package var isInlined = false
         /// Whether this frame is a compiler-generated thunk.
@@ -77,9 +79,17 @@ package struct CallStack: Sendable {
         #if canImport(Runtime)
         if !fallback, PlatformInternals.runtimeBacktraceAllowed, #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
             if let cached = SymbolCache.frames(for: addresses) { return Self.atTheirSource(cached) }
-            if let backtrace = RuntimeBacktraceReader.backtrace(of: addresses) {
+            // Only the addresses not seen before: a new site's stack shares most of its frames (the
+            // caller's, the scheduler's, libdispatch's) with stacks already symbolicated.
+            let missing = SymbolCache.missing(in: addresses)
+            if let backtrace = RuntimeBacktraceReader.backtrace(of: missing) {
                 let symbolicated = RuntimeImages.symbolicate(backtrace)
-                SymbolCache.store(symbolicated)
+                SymbolCache.store(symbolicated, for: missing)
+                if let all = SymbolCache.frames(for: addresses) { return Self.atTheirSource(all) }
+                // The cache was full and forgot the others meanwhile: the whole stack, as the first time.
+                if missing.count < addresses.count, let whole = RuntimeBacktraceReader.backtrace(of: addresses) {
+                    return Self.atTheirSource(RuntimeImages.symbolicate(whole))
+                }
                 return Self.atTheirSource(symbolicated)
             }
         }
@@ -102,6 +112,8 @@ package struct CallStack: Sendable {
     package static func atItsStatement(_ frame: Frame) -> Frame {
         guard frame.line == nil, !frame.isInlined, let function = frame.rawName else { return frame }
         var located = frame
+        // The statement's line is found; not where on it the call is.
+        located.column = nil
         if let known = StatementLines.cache.withLock({ $0[frame.address] }) {
             (located.path, located.line) = (known?.path, known?.line)
             return located
@@ -131,7 +143,7 @@ package struct CallStack: Sendable {
                   let separator = name.indices.first(where: { name[$0...].hasPrefix(" in ") }) else { continue }
             let maker = name[name.index(separator, offsetBy: 4)...]
             if let caller = frames[(index + 1)...].first(where: { $0.name.map { $0 == maker } ?? false }), caller.line != nil {
-                (frames[index].path, frames[index].line) = (caller.path, caller.line)
+                (frames[index].path, frames[index].line, frames[index].column) = (caller.path, caller.line, caller.column)
             }
         }
         return frames
@@ -188,8 +200,18 @@ private enum SymbolCache {
         }
     }
 
-    static func store(_ frames: [CallStack.Frame]) {
+    /// The addresses of `addresses` not symbolicated before, each once, in order.
+    static func missing(in addresses: [UInt]) -> [UInt] {
+        cache.withLock { cache in
+            var seen = Set<UInt>()
+            return addresses.filter { cache[$0] == nil && seen.insert($0).inserted }
+        }
+    }
+
+    /// Keeps `frames`, the symbolication of `addresses` (an address with no frame keeps none).
+    static func store(_ frames: [CallStack.Frame], for addresses: [UInt]) {
         var byAddress: [UInt: [CallStack.Frame]] = [:]
+        for address in addresses { byAddress[address] = [] }
         for frame in frames { byAddress[frame.address, default: []].append(frame) }
         cache.withLock { cache in
             if cache.count + byAddress.count > limit { cache.removeAll() }

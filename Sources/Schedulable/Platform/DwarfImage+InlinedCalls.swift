@@ -96,6 +96,7 @@ extension DwarfImage {
                    file < UInt64(files.count), let path = files[Int(file)] {
                     site.callFile = path
                     site.callLine = Int(clamping: line)
+                    if case .number(let column)? = values[DW.callColumn], column > 0 { site.callColumn = Int(clamping: column) }
                 }
                 site.linkageName = originName(values, unit: unit, abbreviations: abbreviations)
                 chain.append(site)

@@ -197,7 +197,8 @@ enum DW {
     static let tagCompileUnit: UInt64 = 0x11, tagSubprogram: UInt64 = 0x2e, tagInlinedSubroutine: UInt64 = 0x1d
     static let name: UInt64 = 0x03, stmtList: UInt64 = 0x10, lowPC: UInt64 = 0x11, highPC: UInt64 = 0x12
     static let compilationDirectory: UInt64 = 0x1b, abstractOrigin: UInt64 = 0x31, specification: UInt64 = 0x47
-    static let ranges: UInt64 = 0x55, callFile: UInt64 = 0x58, callLine: UInt64 = 0x59, linkageName: UInt64 = 0x6e
+    static let ranges: UInt64 = 0x55, callColumn: UInt64 = 0x57, callFile: UInt64 = 0x58, callLine: UInt64 = 0x59
+    static let linkageName: UInt64 = 0x6e
     static let formImplicitConst: UInt64 = 0x21
     static let unitAttributes: Set<UInt64> = [lowPC, highPC, ranges, stmtList, compilationDirectory]
 }

@@ -31,9 +31,10 @@ enum InlinedCallSites {
     /// One inlined call: the function inlined (its linkage name) and where its caller called it.
     struct Site: Equatable, Sendable {
         var linkageName: String?
-        /// The call's file and line; `nil` where DWARF gives none (line 0, or no file).
+        /// The call's file, line and column; `nil` where DWARF gives none (line 0, or no file; column 0).
         var callFile: String?
         var callLine: Int?
+        var callColumn: Int?
     }
 
     /// Images read so far, by path (`nil`: not a readable ELF image, or no DWARF), each kept mapped

@@ -67,7 +67,9 @@ package enum ConfinementReporting {
     package static func report(_ violation: ConfinementViolation, to handler: any ConfinementViolationHandler) {
         guard csched_reporting_enter() else {
             // A handler touched a protected object from the wrong context. Delivering this would
-            // re-enter the handler (possibly forever); printing it loses nothing.
+            // re-enter the handler (possibly forever); printing it loses nothing. The reports waiting
+            // on the reporting thread first (unless this is that thread), as before any trap.
+            if violation.tier == .precondition { ReportWriter.flush() }
             StandardError.write(
                 "Schedulable: violation raised inside a violation handler (not delivered again):\n"
                     + violation.description + "\n"
@@ -84,9 +86,16 @@ package enum ConfinementReporting {
         handler.handle(violation)
         csched_reporting_leave()
         if violation.tier == .precondition {
-            StandardError.write(violation.description + "\n")
+            StandardError.write(reportBeforeTrap(violation))
             trap(violation)
         }
+    }
+
+    /// The text to print for `violation` just before the process may stop, once every report handed to
+    /// the reporting thread is written (so the trap's report comes last).
+    package static func reportBeforeTrap(_ violation: ConfinementViolation) -> String {
+        ReportWriter.flush()
+        return violation.description + "\n"
     }
 
     private static func trap(_ violation: ConfinementViolation) -> Never {

@@ -106,6 +106,19 @@ public enum ConfinementSystem {
         (handler as? PolicyViolationHandler)?.printSummary()
     }
 
+    /// Waits until every report the library's printing handlers were given so far is written.
+    ///
+    /// ``PolicyViolationHandler``, ``LogViolationHandler`` and ``JSONLinesViolationHandler`` count and
+    /// decide on the violating thread, then hand the report to the library's reporting thread, which
+    /// symbolicates its stack and writes it, in order, so that a report does not stall the code that
+    /// made it. A trap and a normal exit wait for them by themselves; call this where something reads
+    /// what they wrote (the JSON Lines file, say) before the process ends. In a process where a test
+    /// framework is loaded they write on the violating thread, so tests need not call it. Do not call it
+    /// while holding a lock that a custom `output` closure takes.
+    public static func flushReports() {
+        ReportWriter.flush()
+    }
+
     /// Installs a policy as the process-wide handler: levels per type and member over a default.
     ///
     /// - Parameters:

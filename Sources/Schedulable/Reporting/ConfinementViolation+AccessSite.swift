@@ -8,6 +8,9 @@ extension ConfinementViolation {
         public var file: String?
         /// The line in ``file``; `nil` without debug information.
         public var line: Int?
+        /// The column on ``line``, where the debug information has one (an optimised build often
+        /// keeps none); `nil` otherwise. Test failures point at it; the report's text names lines.
+        public var column: Int?
         /// The image (executable or library) the code is in, when known.
         public var image: String?
         /// The Swift module the function belongs to, when its symbol says (`App`).
@@ -19,12 +22,17 @@ extension ConfinementViolation {
         ///   - function: The function.
         ///   - file: The source file's path, if known.
         ///   - line: The line, if known.
+        ///   - column: The column, if known.
         ///   - image: The image, if known.
         ///   - module: The Swift module, if known.
-        public init(function: String, file: String? = nil, line: Int? = nil, image: String? = nil, module: String? = nil) {
+        public init(
+            function: String, file: String? = nil, line: Int? = nil, column: Int? = nil, image: String? = nil,
+            module: String? = nil
+        ) {
             self.function = function
             self.file = file
             self.line = line
+            self.column = line == nil ? nil : column
             self.image = image
             self.module = module
         }
@@ -84,6 +92,13 @@ extension ConfinementViolation {
         case .captured(let capture): return capture.key.map(AnyHashable.init)
         case .explicit(let site, _): return site.map(AnyHashable.init)
         }
+    }
+
+    /// Whether ``accessSiteKey`` is known without symbolicating anything: no stack, a site set by code,
+    /// or a stack seen before (the printing handlers leave a new one to the reporting thread).
+    package var accessSiteKeyIsKnown: Bool {
+        guard case .captured(let capture) = access else { return true }
+        return capture.keyIsKnown
     }
 
     /// Captures the calling thread's stack as this violation's access site (return addresses only; see
@@ -191,6 +206,11 @@ final class CapturedAccess: Sendable {
         return key
     }
 
+    /// Whether ``key`` answers without symbolicating: the stack was seen before.
+    var keyIsKnown: Bool {
+        SiteKeys.key(for: stack.addresses, property: property) != nil
+    }
+
     /// The access site and the stack from it, symbolicated with source locations.
     var resolved: Resolved {
         symbolicated.withLock { resolved in
@@ -247,7 +267,8 @@ final class CapturedAccess: Sendable {
     static func reportFrame(_ frame: CallStack.Frame) -> ConfinementViolation.StackFrame {
         let (function, module) = StackFrameClassifier.reportName(of: frame)
         return ConfinementViolation.StackFrame(
-            function: function, file: frame.path, line: frame.line, image: frame.image, module: module
+            function: function, file: frame.path, line: frame.line, column: frame.column, image: frame.image,
+            module: module
         )
     }
 }

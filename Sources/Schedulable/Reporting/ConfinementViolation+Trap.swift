@@ -51,6 +51,13 @@ extension ConfinementViolation {
         Self.escapedReportLine("Schedulable: \(kindTitle): \(summaryLine) (report above)")
     }
 
+    /// The text of an Xcode runtime issue raised for the violation: the kind and what happened, one
+    /// line. Raised on the violating thread, whose stack Xcode shows beside it, before the report is
+    /// symbolicated and written on the reporting thread.
+    package var runtimeIssueLine: String {
+        Self.escapedReportLine("Schedulable: \(kindTitle): \(summaryLine)")
+    }
+
     /// The line that stands for a repeat of an already-printed violation: what happened, the site (the
     /// call site, else the access site) and the count so far.
     ///

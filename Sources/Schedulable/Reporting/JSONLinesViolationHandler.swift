@@ -4,7 +4,10 @@
 /// The process-wide sink is switched on without code by the `SCHEDULABLE_CONFINEMENT_JSONL` environment
 /// variable (a path): then every violation the library delivers, to any handler (test scopes included),
 /// is also appended there. Each line is one `write` to a file opened with `O_APPEND`, so lines from
-/// several threads and processes never interleave.
+/// several threads and processes never interleave. Lines are built and written by the library's
+/// reporting thread, in order (on the violating thread where a test framework is loaded);
+/// ``ConfinementSystem/flushReports()`` waits until they are in the file (a normal exit and a trap wait
+/// by themselves).
 public final class JSONLinesViolationHandler: ConfinementViolationHandler {
     /// The file the lines go to.
     public let path: String
@@ -35,12 +38,16 @@ public final class JSONLinesViolationHandler: ConfinementViolationHandler {
     }
 
     /// Appends `violation` with the level a policy gave it.
+    /// The line is built (its stack symbolicated) and written on the library's reporting thread.
     func append(_ violation: ConfinementViolation, level: ConfinementLevel?) {
-        guard let descriptor else {
-            StandardError.write(violation.description + "\n")
-            return
+        let descriptor = descriptor
+        ReportWriter.write(onReportingThread: ReportWriter.isDefaultInThisProcess) {
+            guard let descriptor else {
+                StandardError.write(violation.description + "\n")
+                return
+            }
+            StandardError.write(violation.jsonLine(level: level), toDescriptor: descriptor)
         }
-        StandardError.write(violation.jsonLine(level: level), toDescriptor: descriptor)
     }
 
     /// The sink `SCHEDULABLE_CONFINEMENT_JSONL` names, opened the first time it is needed.

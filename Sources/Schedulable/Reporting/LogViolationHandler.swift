@@ -5,8 +5,12 @@ import CSchedulableContext
 /// One report per bug: a new site of an object already reported from the same context (the properties a
 /// wrong call goes on to touch) is one line naming its member and site.
 ///
-/// On Apple platforms the handler that writes to standard error also raises each entry as an Xcode
-/// runtime issue (the purple warning in the editor and the Issue navigator), with the same text.
+/// On Apple platforms the handler that writes to standard error also raises an Xcode runtime issue
+/// (the purple warning in the editor and the Issue navigator) for each entry, with its one-line summary.
+///
+/// The violating thread only counts; each entry is built (its stack symbolicated) and written by the
+/// library's reporting thread, in order, and all of it before a trap or a normal exit (see
+/// ``ConfinementSystem/flushReports()``); on the violating thread where a test framework is loaded.
 public final class LogViolationHandler: ConfinementViolationHandler {
     private struct Key: Hashable {
         var kind: ConfinementViolation.Kind
@@ -24,6 +28,8 @@ public final class LogViolationHandler: ConfinementViolationHandler {
     private let output: @Sendable (String) -> Void
     /// Whether entries also become Xcode runtime issues (Apple platforms; a no-op elsewhere).
     private let raisesRuntimeIssues: Bool
+    /// Whether entries are written on the reporting thread (see ``ReportWriter``).
+    private let writesOnReportingThread = ReportWriter.isDefaultInThisProcess
 
     /// Creates a handler that writes to standard error (and, on Apple platforms, raises Xcode runtime
     /// issues).
@@ -33,7 +39,9 @@ public final class LogViolationHandler: ConfinementViolationHandler {
 
     /// Creates a handler that writes its lines to `output` (for tests and custom sinks), and nowhere else.
     ///
-    /// - Parameter output: Receives each log entry, newline-terminated.
+    /// - Parameter output: Receives each log entry, newline-terminated, on the library's reporting
+    ///   thread, one at a time and in the order the handler handed them over (on the violating thread
+    ///   where a test framework is loaded).
     public convenience init(output: @escaping @Sendable (String) -> Void) {
         self.init(output: output, raisesRuntimeIssues: false)
     }
@@ -43,15 +51,20 @@ public final class LogViolationHandler: ConfinementViolationHandler {
         self.raisesRuntimeIssues = raisesRuntimeIssues
     }
 
-    private func emit(_ entry: String) {
-        output(entry)
-        if raisesRuntimeIssues { PlatformInternals.raiseRuntimeIssue(entry) }
-    }
-
     /// Logs `violation` the first time its type, member and access site are seen, then at counts 2, 4, 8, ….
     ///
     /// - Parameter violation: What happened.
     public func handle(_ violation: ConfinementViolation) {
+        // Counting needs the access site, and a stack not seen before is symbolicated to find it: the
+        // violating thread leaves that, with the rest of the decision, to the reporting thread.
+        guard writesOnReportingThread, !violation.accessSiteKeyIsKnown else {
+            return count(violation, raisingRuntimeIssue: raisesRuntimeIssues)
+        }
+        if raisesRuntimeIssues { PlatformInternals.raiseRuntimeIssue(violation.runtimeIssueLine) }
+        ReportWriter.write { self.count(violation, raisingRuntimeIssue: false) }
+    }
+
+    private func count(_ violation: ConfinementViolation, raisingRuntimeIssue: Bool) {
         let key = Key(
             kind: violation.kind, member: violation.qualifiedMember,
             callSite: violation.tier == .note ? violation.callSite : nil,
@@ -61,10 +74,14 @@ public final class LogViolationHandler: ConfinementViolationHandler {
             counts[key, default: 0] += 1
             return counts[key]!
         }
-        if count == 1 {
-            emit(groups.entry(forNewSite: violation))
-        } else if count & (count - 1) == 0 {
-            emit(violation.repeatLine(count: count))
+        guard count == 1 || count & (count - 1) == 0 else { return }
+        // The runtime issue here, on the violating thread (Xcode shows its stack); the entry is built
+        // and written on the reporting thread.
+        if raisingRuntimeIssue { PlatformInternals.raiseRuntimeIssue(violation.runtimeIssueLine) }
+        let output = output
+        let groups = groups
+        ReportWriter.write(onReportingThread: writesOnReportingThread) {
+            output(count == 1 ? groups.entry(forNewSite: violation) : violation.repeatLine(count: count))
         }
     }
 
@@ -73,7 +90,9 @@ public final class LogViolationHandler: ConfinementViolationHandler {
     /// - Parameter qualifiedMember: `Type.member` as in ``ConfinementViolation/qualifiedMember``.
     /// - Returns: The number of violations seen for it.
     public func count(for qualifiedMember: String) -> Int {
-        counts.withLock { counts in
+        // Counts the reporting thread still has to make (stacks not seen before) first.
+        ReportWriter.flush()
+        return counts.withLock { counts in
             counts.reduce(0) { $0 + ($1.key.member == qualifiedMember ? $1.value : 0) }
         }
     }

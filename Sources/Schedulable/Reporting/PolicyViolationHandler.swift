@@ -25,6 +25,12 @@ import CSchedulableContext
 /// Counts are exact whatever is printed: ``summary`` lists every site with its count, and the process
 /// prints it at exit when any report was held back.
 ///
+/// The violating thread only counts and decides; the entry is built (its stack symbolicated) and
+/// written by the library's reporting thread, in the order the handler handed them over, so a report
+/// does not stall the code that made it. Everything is written before a trap and at a normal exit;
+/// ``ConfinementSystem/flushReports()`` waits for it anywhere else. In a process where a test framework
+/// is loaded, entries are written on the violating thread instead (a test reads them at once).
+///
 /// Precondition-tier violations are printed and stop the process after any handler (see
 /// ``ConfinementViolationHandler``), so this handler leaves them to that path. Notes never trap: at any
 /// level but `off` they are printed once per call site.
@@ -56,26 +62,43 @@ public final class PolicyViolationHandler: ConfinementViolationHandler {
     /// How many full reports a `warn` site prints before it only counts.
     public static let fullReportsPerSite = 16
     private let output: @Sendable (String) -> Void
+    /// Whether each entry also raises an Xcode runtime issue (Apple platforms; a no-op elsewhere).
+    private let raisesRuntimeIssues: Bool
+    /// Whether entries are written on the reporting thread (see ``ReportWriter``).
+    private let writesOnReportingThread: Bool
 
     /// Creates a handler that writes to standard error — and, on Apple platforms, raises each entry as
     /// an Xcode runtime issue (the purple warning), like ``LogViolationHandler``.
     ///
     /// - Parameter policy: Decides each violation's level.
+    ///
+    /// The runtime issue is raised on the violating thread, whose stack Xcode shows with it; its text is
+    /// the report's one-line summary (the whole report is on standard error).
     public convenience init(_ policy: ConfinementPolicy) {
-        self.init(policy, output: { entry in
-            StandardError.write(entry)
-            PlatformInternals.raiseRuntimeIssue(entry)
-        })
+        self.init(policy, output: { StandardError.write($0) }, raisesRuntimeIssues: true)
     }
 
     /// Creates a handler that writes its lines to `output` (for tests and custom sinks).
     ///
     /// - Parameters:
     ///   - policy: Decides each violation's level.
-    ///   - output: Receives each entry, newline-terminated.
-    public init(_ policy: ConfinementPolicy, output: @escaping @Sendable (String) -> Void) {
+    ///   - output: Receives each entry, newline-terminated, on the library's reporting thread, one at a
+    ///     time and in the order the handler handed them over (on the violating thread in a process
+    ///     where a test framework is loaded, and at the `trap` level just before the process stops).
+    public convenience init(_ policy: ConfinementPolicy, output: @escaping @Sendable (String) -> Void) {
+        self.init(policy, output: output, raisesRuntimeIssues: false)
+    }
+
+    /// Creates a handler that writes its lines to `output`, on the reporting thread or not whatever the
+    /// process is (tests of the reporting thread, which run where a test framework is loaded).
+    package init(
+        _ policy: ConfinementPolicy, output: @escaping @Sendable (String) -> Void, raisesRuntimeIssues: Bool,
+        writesOnReportingThread: Bool = ReportWriter.isDefaultInThisProcess
+    ) {
         self.policy = policy
         self.output = output
+        self.raisesRuntimeIssues = raisesRuntimeIssues
+        self.writesOnReportingThread = writesOnReportingThread
     }
 
     /// The level `violation` is handled at, after the tier's rules: notes never trap, the precondition
@@ -98,38 +121,68 @@ public final class PolicyViolationHandler: ConfinementViolationHandler {
     public func handle(_ violation: ConfinementViolation) {
         // The delivery path prints and stops for the precondition tier, after any handler.
         if violation.tier == .precondition { return }
-        switch level(for: violation) {
+        let level = level(for: violation)
+        switch level {
         case .off:
             return
         case .observe where violation.kind == .wrongContext:
             ObservationStore.shared.recordDeclared(violation)
-        case .observe, .warnOnce:
-            // Only a use outside the owner is an observation; anything else is still said, once.
-            warnOnce(violation)
-        case .warn, .failTest:
-            let count = record(violation)
-            if count <= Self.fullReportsPerSite {
-                output(violation.description + "\n")
-            } else {
-                holdBack()
-                if count & (count - 1) == 0 {
-                    output(violation.repeatLine(count: count, suffix: "; only each doubling is printed now"))
-                }
-            }
         case .trap:
+            // Whatever was handed to the reporting thread first, then this report, then the trap.
+            ReportWriter.flush()
+            raiseRuntimeIssue(for: violation)
             output(violation.description + "\n")
             fatalError(violation.trapMessage)
+        case .observe, .warnOnce, .warn, .failTest:
+            // Counting needs the access site, and a stack not seen before is symbolicated to find it:
+            // the violating thread leaves that, with the rest of the decision, to the reporting thread.
+            guard writesOnReportingThread, !violation.accessSiteKeyIsKnown else {
+                return count(violation, at: level, raisingRuntimeIssue: true)
+            }
+            raiseRuntimeIssue(for: violation)
+            ReportWriter.write { self.count(violation, at: level, raisingRuntimeIssue: false) }
         }
     }
 
-    private func warnOnce(_ violation: ConfinementViolation) {
+    /// Counts `violation` at its site and hands what its count calls for to the reporting thread.
+    private func count(_ violation: ConfinementViolation, at level: ConfinementLevel, raisingRuntimeIssue: Bool) {
+        let raising = raisingRuntimeIssue && raisesRuntimeIssues
         let count = record(violation)
-        if count == 1 {
-            output(groups.entry(forNewSite: violation))
+        guard level == .warn || level == .failTest else {
+            // `observe` and `warn-once`: only a use outside the owner is an observation; anything else
+            // is still said, once.
+            if count == 1 {
+                let groups = groups
+                return emit(violation, raising: raising) { groups.entry(forNewSite: $0) }
+            }
+            if violation.tier != .note { holdBack() }
+            if count & (count - 1) == 0 { emit(violation, raising: raising) { $0.repeatLine(count: count) } }
             return
         }
-        if violation.tier != .note { holdBack() }
-        if count & (count - 1) == 0 { output(violation.repeatLine(count: count)) }
+        if count <= Self.fullReportsPerSite {
+            emit(violation, raising: raising) { $0.description + "\n" }
+        } else {
+            holdBack()
+            if count & (count - 1) == 0 {
+                emit(violation, raising: raising) {
+                    $0.repeatLine(count: count, suffix: "; only each doubling is printed now")
+                }
+            }
+        }
+    }
+
+    /// Hands the entry `build` makes of `violation` to the reporting thread (see ``ReportWriter``); the
+    /// runtime issue, if `raising`, is raised here, on the violating thread.
+    private func emit(
+        _ violation: ConfinementViolation, raising: Bool, _ build: @escaping @Sendable (ConfinementViolation) -> String
+    ) {
+        if raising { PlatformInternals.raiseRuntimeIssue(violation.runtimeIssueLine) }
+        let output = output
+        ReportWriter.write(onReportingThread: writesOnReportingThread) { output(build(violation)) }
+    }
+
+    private func raiseRuntimeIssue(for violation: ConfinementViolation) {
+        if raisesRuntimeIssues { PlatformInternals.raiseRuntimeIssue(violation.runtimeIssueLine) }
     }
 
     /// Counts `violation` at its site and returns the site's count so far.
@@ -155,6 +208,8 @@ public final class PolicyViolationHandler: ConfinementViolationHandler {
     /// Every site that violated, most frequent first, with its exact count: what a storm looked like,
     /// whatever was printed. One line per site, then a total. Notes are not violations: not counted.
     public var summary: String {
+        // Counts the reporting thread still has to make (stacks not seen before) first.
+        ReportWriter.flush()
         let sites = counts.withLock { $0 }.filter { !$0.key.isNote }
             .map { (member: $0.key.member, count: $0.value.count, place: $0.value.first.sitePlace) }
             .sorted { $0.count != $1.count ? $0.count > $1.count : ($0.member, $0.place) < ($1.member, $1.place) }
@@ -166,8 +221,9 @@ public final class PolicyViolationHandler: ConfinementViolationHandler {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// Writes ``summary`` to the handler's output.
+    /// Writes ``summary`` to the handler's output, after every entry handed to the reporting thread.
     public func printSummary() {
+        ReportWriter.flush()
         output(summary)
     }
 }

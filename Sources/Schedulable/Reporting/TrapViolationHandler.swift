@@ -10,6 +10,8 @@ public struct TrapViolationHandler: ConfinementViolationHandler {
     ///
     /// - Parameter violation: What happened.
     public func handle(_ violation: ConfinementViolation) {
+        // Reports handed to the reporting thread before this one are written first.
+        ReportWriter.flush()
         StandardError.write(violation.description + "\n")
         // A note reports nothing wrong (a future that had to be waited for): stopping the process
         // for it would turn a performance hint into a crash.

@@ -38,15 +38,10 @@ extension ConfinementViolation.Intruder {
     /// The calling code: the library work item its thread runs, its task, its thread.
     package static var current: Self {
         var intruder = Self(inTask: false, thread: csched_os_thread_id(), threadName: ThreadName.current)
-        if let frame = csched_top_frame(), let raw = frame.pointee.context {
-            // Unretained: the frame's context is alive while its work runs, and this thread runs it.
-            let context = Unmanaged<ExecutionContext>.fromOpaque(raw).takeUnretainedValue()
-            intruder.context = context.description
-            var work = csched_work_snapshot()
-            if csched_work_read(context.workSlot, &work), work.started != 0 {
-                intruder.scheduledAt = PackedCodeLocation(rawBits: work.site).locationIfAny
-                intruder.function = work.function.map { String(cString: $0) }
-            }
+        if let item = currentWorkItem() {
+            intruder.context = item.context.description
+            intruder.scheduledAt = item.scheduledAt
+            intruder.function = item.function
         }
         intruder.inTask = withUnsafeCurrentTask { $0 != nil }
         if intruder.inTask { intruder.taskName = currentTaskName }
@@ -54,9 +49,24 @@ extension ConfinementViolation.Intruder {
         return intruder
     }
 
+    /// The library context whose work the calling thread runs (its top frame's), with where that work
+    /// item was scheduled from and by which function when its slot says; `nil` outside library work.
+    /// A few loads: no lock, no allocation beyond the function's name.
+    package static func currentWorkItem() -> (context: ExecutionContext, scheduledAt: CodeLocation?, function: String?)? {
+        guard let frame = csched_top_frame(), let raw = frame.pointee.context else { return nil }
+        // Unretained: the frame's context is alive while its work runs, and this thread runs it.
+        let context = Unmanaged<ExecutionContext>.fromOpaque(raw).takeUnretainedValue()
+        var work = csched_work_snapshot()
+        guard csched_work_read(context.workSlot, &work), work.started != 0 else { return (context, nil, nil) }
+        return (
+            context, PackedCodeLocation(rawBits: work.site).locationIfAny,
+            work.function.map { String(cString: $0) }
+        )
+    }
+
     /// `Task.name` where the runtime has it (Swift 6.2: every Linux toolchain that builds this package;
     /// the 26 releases of Apple's OSes).
-    private static var currentTaskName: String? {
+    static var currentTaskName: String? {
         #if canImport(Darwin)
         if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) { return Task.name }
         return nil

@@ -28,13 +28,17 @@ package final class ConfinementViolationCollector: ConfinementViolationHandler {
     /// The test the scope runs in (its automatic handler), which receives the scope's notes.
     private let test: (any AutomaticTestHandler)?
 
+    /// The Swift Testing test case the scope runs in, if any: what "the test's task tree" is measured
+    /// against (``IntruderTestTree``).
+    private let testCase: TestCaseKey?
+
     /// Reports a violation that arrived after the scope ended (or that the scope will not report).
     let reportLate: @Sendable (ConfinementViolation) -> Void
 
     private struct State: Sendable {
         var isRunning = true
         /// Each collected violation, with whether it was detected off the scope's own task.
-        var collected: [(violation: ConfinementViolation, elsewhere: Bool)] = []
+        var collected: [HeldViolation] = []
         /// Nested scopes that are running now, innermost last.
         var activeChildren: [ConfinementViolationCollector] = []
     }
@@ -56,6 +60,7 @@ package final class ConfinementViolationCollector: ConfinementViolationHandler {
         self.scopeDescription = scopeDescription
         self.parent = Self.current
         self.test = AutomaticTestReporting.current
+        self.testCase = TestCaseKey.current
         self.reportLate = reportLate
         parent?.state.withLock { $0.activeChildren.append(self) }
     }
@@ -96,9 +101,9 @@ package final class ConfinementViolationCollector: ConfinementViolationHandler {
     /// Ends the scope, like ``finish()``.
     ///
     /// - Returns: The violations collected while the scope ran, in the order they were reported, each
-    ///   with whether it was detected off the scope's own task.
-    package func finishNotingWhere() -> [(violation: ConfinementViolation, elsewhere: Bool)] {
-        let collected = state.withLock { state -> [(violation: ConfinementViolation, elsewhere: Bool)] in
+    ///   with whether it was detected off the scope's own task and where it ran relative to the test.
+    package func finishNotingWhere() -> [HeldViolation] {
+        let collected = state.withLock { state -> [HeldViolation] in
             state.isRunning = false
             return state.collected
         }
@@ -139,12 +144,14 @@ package final class ConfinementViolationCollector: ConfinementViolationHandler {
             case child(ConfinementViolationCollector)
             case late
         }
+        // Read on the violating thread (the handler runs there), outside the lock.
+        let tree = IntruderTestTree.here(for: violation, recording: testCase)
         let route = state.withLock { state -> Route in
             guard state.isRunning else { return .late }
             // Detected off every task (a GCD thread) while a helper of this scope runs: the helper's
             // body is what is running, so the violation is the helper's.
             if allowsDelegation, here == nil, let child = state.activeChildren.last { return .child(child) }
-            state.collected.append((violation, here !== self))
+            state.collected.append(HeldViolation(violation, elsewhere: here !== self, intruderTree: tree))
             return .collected
         }
         switch route {

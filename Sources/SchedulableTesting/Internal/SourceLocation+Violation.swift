@@ -15,7 +15,7 @@ extension Testing.SourceLocation {
     ///   - testLocation: The test's location, the fallback and the source of a full path.
     init(bestFor violation: ConfinementViolation, near testLocation: Testing.SourceLocation) {
         if let site = ViolationIssueLocation(violation), site.isFullPath {
-            self.init(fileID: site.fileID, filePath: site.filePath, line: site.line, column: 1)
+            self.init(fileID: site.fileID, filePath: site.filePath, line: site.line, column: site.column ?? 1)
             return
         }
         guard let best = violation.callSite ?? violation.ownerBoundAt, best.line > 0,
@@ -37,6 +37,8 @@ struct ViolationIssueLocation {
     var fileID: String
     var filePath: String
     var line: Int
+    /// The column, where the debug information gives the failure site one.
+    var column: Int?
     /// Whether `filePath` is a real path (from the debug information), not a `#fileID`.
     var isFullPath: Bool
 
@@ -44,18 +46,19 @@ struct ViolationIssueLocation {
         if let site = violation.failureSite, let path = site.file, let line = site.line, line > 0,
             let fileID = site.fileID, fileID.contains("/")
         {
-            self.init(fileID: fileID, filePath: path, line: line, isFullPath: true)
+            self.init(fileID: fileID, filePath: path, line: line, column: site.column, isFullPath: true)
         } else if let location = violation.callSite ?? violation.ownerBoundAt {
-            self.init(fileID: location.fileID, filePath: location.fileID, line: location.line, isFullPath: false)
+            self.init(fileID: location.fileID, filePath: location.fileID, line: location.line, column: nil, isFullPath: false)
         } else {
             return nil
         }
     }
 
-    private init(fileID: String, filePath: String, line: Int, isFullPath: Bool) {
+    private init(fileID: String, filePath: String, line: Int, column: Int?, isFullPath: Bool) {
         self.fileID = fileID
         self.filePath = filePath
         self.line = line
+        self.column = column
         self.isFullPath = isFullPath
     }
 }

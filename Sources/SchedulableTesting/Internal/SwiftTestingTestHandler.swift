@@ -95,7 +95,9 @@ final class SwiftTestingTestHandler: AutomaticTestHandler {
             guard notedSites.withLock({ $0.insert(site).inserted }) else { return }
         }
         let onItsTask = Key.current == key
-        guard let (report, severity, location) = issue(for: violation, onTheTestsTask: onItsTask) else { return }
+        guard let (text, severity, location) = issue(for: violation, onTheTestsTask: onItsTask) else { return }
+        // Read here, on the violating thread: the handler runs there.
+        let report = IntruderTestTree.appending(IntruderTestTree.here(for: violation, recording: key), to: text)
         if onItsTask {
             TestIssueRecording.record(report, severity: severity, at: location)
             return

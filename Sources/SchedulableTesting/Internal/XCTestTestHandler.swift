@@ -24,7 +24,7 @@ import XCTest
 /// test process exits with a failure status at its end (``LateTestViolations``).
 final class XCTestTestHandler: AutomaticTestHandler {
     private enum Phase {
-        case running(held: [(violation: ConfinementViolation, elsewhere: Bool)])
+        case running(held: [HeldViolation])
         case ended
     }
 
@@ -61,7 +61,7 @@ final class XCTestTestHandler: AutomaticTestHandler {
         let elsewhere = pthread_equal(pthread_self(), testThread) == 0
         let isLate = phase.withLock { phase -> Bool in
             guard case .running(var held) = phase else { return true }
-            held.append((violation, elsewhere))
+            held.append(HeldViolation(violation, elsewhere: elsewhere))
             phase = .running(held: held)
             return false
         }
@@ -71,7 +71,7 @@ final class XCTestTestHandler: AutomaticTestHandler {
     /// Records what was held, one failure per object and wrong context, on the test's thread; from now
     /// on violations are late.
     private func endAndRecordHeld() {
-        let held = phase.withLock { phase -> [(violation: ConfinementViolation, elsewhere: Bool)] in
+        let held = phase.withLock { phase -> [HeldViolation] in
             defer { phase = .ended }
             if case .running(let held) = phase { return held }
             return []

@@ -71,7 +71,7 @@ struct ObservationFile {
                         ("context", String(contexts.id(of: step.context))),
                         ("member", JSON.string(step.violation.member)),
                         ("site", Self.site(of: step)),
-                    ])
+                    ] + (step.work?.jsonFields ?? []))
                 })),
                 ("stepsDropped", String(instance.stepsDropped)),
             ])
@@ -112,7 +112,8 @@ struct ObservationFile {
         return JSON.object(fields)
     }
 
-    private static func location(_ location: CodeLocation) -> String {
+    /// A location as the file spells it: `{"file", "line"}`.
+    static func location(_ location: CodeLocation) -> String {
         JSON.object([("file", JSON.string(location.fileID)), ("line", String(location.line))])
     }
 

@@ -29,6 +29,9 @@ package final class ObservationStore: Sendable {
         var violation: ConfinementViolation
         /// The site when the caller knows it better than the stack: a hand-off's call.
         var site: CodeLocation?
+        /// What the new user was running, read on its thread; `nil` for a hand-off (made on the
+        /// handing thread, not the new owner's) and when there is nothing to say.
+        var work: ObservedWork?
     }
 
     struct Instance {
@@ -74,13 +77,14 @@ package final class ObservationStore: Sendable {
     /// - Parameters:
     ///   - object: The protected object.
     ///   - observedAt: Where its `Confinement.observed()` was created.
-    ///   - context: The context the step is in: here, or a hand-off's new owner.
+    ///   - newOwner: The context the step is in when it is not the calling code's: a hand-off's new owner.
     ///   - site: Where the step was made, when the caller knows it (a hand-off's call); else the stack says.
     ///   - build: The violation of this use.
     package func recordObserved(
-        _ object: AnyObject, observedAt: CodeLocation?, in context: ObservedContext = CurrentExecution.observed,
+        _ object: AnyObject, observedAt: CodeLocation?, in newOwner: ObservedContext? = nil,
         at site: CodeLocation? = nil, build: () -> ConfinementViolation
     ) {
+        let context = newOwner ?? CurrentExecution.observed
         let type: AnyObject.Type = Swift.type(of: object)
         let serial = ObjectSerials.serial(of: object)
         let (needed, name) = state.withLock { state in
@@ -90,7 +94,9 @@ package final class ObservationStore: Sendable {
             return (Self.needsViolation(&state.types[name, default: TypeEntry(name: name)], serial: serial, context: context), name)
         }
         guard needed else { return }
-        add(Use(context: context, violation: build(), site: site), type: name, serial: serial) { entry in
+        // The new user's work item is the calling code's only when the step is made here.
+        let work = newOwner == nil ? ObservedWork.current : nil
+        add(Use(context: context, violation: build(), site: site, work: work), type: name, serial: serial) { entry in
             entry.observedAt = entry.observedAt ?? observedAt
             entry.module = entry.module ?? Self.module(of: type)
         }
@@ -107,7 +113,8 @@ package final class ObservationStore: Sendable {
             Self.needsViolation(&state.types[name, default: TypeEntry(name: name)], serial: serial, context: context)
         }
         guard needed else { return }
-        add(Use(context: context, violation: violation), type: name, serial: serial) { entry in
+        let use = Use(context: context, violation: violation, work: ObservedWork(violation.intruder))
+        add(use, type: name, serial: serial) { entry in
             if entry.declaredOwner == nil, let owner = violation.ownerContext {
                 entry.declaredOwner = ObservedContext(owner)
                 entry.declaredAt = violation.ownerBoundAt
