@@ -58,9 +58,9 @@ extension ConfinementRecord {
     }
 
     /// The record of a new fixed-owner confinement with default options: in a release build without
-    /// the debug tier, with no test's or scope's handler to capture and no construction window opening here (made on
-    /// the owner, or where no window exists), the shared settled record of `shared`; otherwise one of
-    /// its own.
+    /// the debug tier, with no test's or scope's handler to capture and no construction window opening
+    /// here (made on the owner, or where no window exists), the shared settled record of `scheduler`;
+    /// otherwise one of its own.
     ///
     /// - Parameters:
     ///   - owner: The owner's context.

@@ -3,7 +3,8 @@ import CSchedulableContext
 /// The ownership record behind a ``Confinement``: the state word the fast path reads, the owner, the
 /// bind site, and what only some records need (options, a test's handler).
 ///
-/// Two kinds of instance, chosen when the confinement is created (see ``Confinement``):
+/// Two kinds of instance, chosen when the confinement is created (see ``Confinement``), by the one
+/// factory (`ConfinementRecord+Factory.swift`):
 /// - an *own* record, one per object: every transferable or detached confinement, every fixed one in a
 ///   build with the debug tier, with options or a test's handler, or built where a construction window
 ///   opens; its construction window, history and options are the object's own;

@@ -22,7 +22,6 @@ package struct PackedCodeLocation: @unchecked Sendable, Hashable {
     let bits: UInt64
 
     /// The line field's value for an interned site.
-    @usableFromInline
     static var internedLine: UInt64 { 0xFFFF }
 
     /// The location `file`:`line`.
