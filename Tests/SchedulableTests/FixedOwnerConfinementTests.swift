@@ -120,7 +120,7 @@ struct FixedOwnerConfinementTests {
         let counter = Counter(owner: owner)
         let site = CodeLocation(fileID: "App/Uploads.swift", line: 12)
         let violation = ConfinementViolation.fixedOwnerChanged(
-            member: .method("handOff(to:)", callSite: CompactCodeLocation(file: "App/Move.swift", line: 7)),
+            member: .method("handOff(to:)", callSite: PackedCodeLocation(file: "App/Move.swift", line: 7)),
             object: counter, owner: owner.executionContext, boundAt: site,
             newOwner: SerialQueueScheduler(label: "test.fixed.report.new").executionContext
         )

@@ -279,7 +279,7 @@ final class FakeRecord: VerdictRecord {
         return body()
     }
     var lockedOwner: ExecutionContext? { owner }
-    var lockedBoundAt: CompactCodeLocation { .none }
+    var lockedBoundAt: PackedCodeLocation { .none }
     var isInConstructionWindowHere: Bool { inWindow }
     func excludes(_ member: ConfinedMemberReference) -> Bool {
         effects.append("excludes")
@@ -306,7 +306,7 @@ struct FakeHere: VerdictHere {
     var dispatchSays = false
     var delivering = false
 
-    func recordIfProbing(_ site: CompactCodeLocation) -> Bool { ask("probe", probing) }
+    func recordIfProbing(_ site: PackedCodeLocation) -> Bool { ask("probe", probing) }
     func holds(contextID id: UInt) -> Bool { ask("holds(id)", holdsID) }
     func holds(_ owner: ExecutionContext) -> Bool { ask("holds(owner)", holdsOwner) }
     var bindableContext: ExecutionContext? {

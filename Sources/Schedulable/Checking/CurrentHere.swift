@@ -8,10 +8,10 @@ package struct CurrentHere: VerdictHere {
     package init() {}
 
     @inline(__always)
-    package func recordIfProbing(_ site: CompactCodeLocation) -> Bool {
+    package func recordIfProbing(_ site: PackedCodeLocation) -> Bool {
         // The slot a `PropertyProbe` sets for the one read it makes on this thread.
         guard let slot = csched_probe_slot() else { return false }
-        let recorded = slot.assumingMemoryBound(to: CompactCodeLocation?.self)
+        let recorded = slot.assumingMemoryBound(to: PackedCodeLocation?.self)
         if recorded.pointee == nil { recorded.pointee = site }
         return true
     }

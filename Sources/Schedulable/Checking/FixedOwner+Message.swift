@@ -12,7 +12,7 @@ extension FixedOwner {
     ) {
         if _slowPath(!_passesFastPath) {
             _verbCheckFailedFastPath(
-                member: .method(member, callSite: CompactCodeLocation(file: file, line: line)), tier: tier,
+                member: .method(member, callSite: PackedCodeLocation(file: file, line: line)), tier: tier,
                 wrapper: wrapper, argument: argument, handler: nil, message: message
             )
         }

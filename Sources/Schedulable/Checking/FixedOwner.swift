@@ -13,17 +13,14 @@ package struct FixedOwner: Sendable, VerdictRecord {
     let context: ExecutionContext
     /// The bind site in one word, as a record keeps it: a `SchedulerBound<Int>` is 24 bytes, not 32.
     @usableFromInline
-    let _boundAt: PackedCodeLocation
+    let boundAt: PackedCodeLocation
 
     /// Binds to `context`, at `boundAt`.
     @inlinable
     package init(_ context: ExecutionContext, boundAt: PackedCodeLocation) {
         self.context = context
-        self._boundAt = boundAt
+        self.boundAt = boundAt
     }
-
-    /// Where the owner was bound (``CompactCodeLocation/none`` for a scheduler's own check verbs).
-    var boundAt: CompactCodeLocation { _boundAt.compactOrNone }
 
     /// Whether the thread's token is the owner's id: the whole fast path.
     @usableFromInline
@@ -60,7 +57,7 @@ package struct FixedOwner: Sendable, VerdictRecord {
     ) {
         if _slowPath(!_passesFastPath) {
             _checkFailedFastPath(
-                member: .method(member, callSite: CompactCodeLocation(file: file, line: line)), tier: tier,
+                member: .method(member, callSite: PackedCodeLocation(file: file, line: line)), tier: tier,
                 wrapper: wrapper, argument: argument
             )
         }
@@ -98,7 +95,7 @@ package struct FixedOwner: Sendable, VerdictRecord {
     @inline(__always)
     package func check(
         _ member: ConfinedMemberReference,
-        violation: (ExecutionContext, CompactCodeLocation) -> PendingReport
+        violation: (ExecutionContext, PackedCodeLocation) -> PendingReport
     ) {
         let verdict = Checking.use(member, object: nil, record: self) { refusal, _ in
             // A fixed owner is never detached and a use transfers nothing: every refusal is a wrong context.
@@ -114,5 +111,5 @@ package struct FixedOwner: Sendable, VerdictRecord {
     package var isFixed: Bool { true }
     package func withStripe<Result>(_ body: () -> Result) -> Result { body() }
     package var lockedOwner: ExecutionContext? { context }
-    package var lockedBoundAt: CompactCodeLocation { boundAt }
+    package var lockedBoundAt: PackedCodeLocation { boundAt }
 }

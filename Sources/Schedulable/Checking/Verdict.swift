@@ -14,15 +14,15 @@ package enum CheckedAccess {
 /// Why an access is not legitimate (before the last rules, which may still let it pass).
 package enum Refusal {
     /// The record is bound to `owner`, elsewhere.
-    case wrongContext(owner: ExecutionContext, boundAt: CompactCodeLocation)
+    case wrongContext(owner: ExecutionContext, boundAt: PackedCodeLocation)
     /// A detached record's first use runs on a concurrent pool thread: nothing serial owns it.
     case notSerial
     /// The carrier of an observed record's step (rule 11a, and 7 and 8 for an observed record): the
     /// violation it becomes names the member and the access site, and is recorded, never reported.
     case observed
     /// A transfer of a record whose owner never changes (rule 0): `owner` stays; `boundAt` is where it
-    /// was bound (``CompactCodeLocation/none`` for a record that keeps no site).
-    case fixedOwner(owner: ExecutionContext?, boundAt: CompactCodeLocation)
+    /// was bound (``PackedCodeLocation/none`` for a record that keeps no site).
+    case fixedOwner(owner: ExecutionContext?, boundAt: PackedCodeLocation)
 }
 
 /// The violation a refusal becomes, and the handler the object captured (built only for a report).
@@ -87,7 +87,7 @@ package protocol VerdictRecord {
     /// Under the stripe: the owner, or `nil` while detached.
     var lockedOwner: ExecutionContext? { get }
     /// Under the stripe: where the record was bound.
-    var lockedBoundAt: CompactCodeLocation { get }
+    var lockedBoundAt: PackedCodeLocation { get }
     /// Under the stripe: whether the calling code is the work still building the object (its
     /// construction window is open here).
     var isInConstructionWindowHere: Bool { get }
@@ -145,7 +145,7 @@ extension VerdictRecord {
 /// "Here": what the verdict asks about the calling code. Production: ``CurrentHere``; tests: a fake.
 package protocol VerdictHere {
     /// Records `site` if a property probe runs on this thread; whether one did.
-    func recordIfProbing(_ site: CompactCodeLocation) -> Bool
+    func recordIfProbing(_ site: PackedCodeLocation) -> Bool
     /// Whether the calling code runs in the context whose id is `id` (or a branch), by a layer the
     /// library tracks: frames, main thread, library queue, plain thread. No lock, no allocation.
     func holds(contextID id: UInt) -> Bool

@@ -171,7 +171,7 @@ public struct Confined<Value> {
             // predicate needs it (`GivenPropertyNames`).
             protection._checkFailedFastPath(
                 object: object,
-                member: .property(name: nil, declaredAt: object[keyPath: storageKeyPath]._declaredAt.compact),
+                member: .property(name: nil, declaredAt: object[keyPath: storageKeyPath]._declaredAt),
                 tier: .assert
             )
             #else

@@ -47,7 +47,8 @@ extension ConfinedObject {
         // retained and released at each.
         if _slowPath(!confinement._record._passesFastPath) {
             confinement._record._methodCheckFailedFastPath(
-                object: self, member: function, file: file, line: line, tier: .assert, message: message
+                object: self, member: function, callSite: PackedCodeLocation(file: file, line: line), tier: .assert,
+                message: message
             )
         }
         #endif
@@ -73,7 +74,8 @@ extension ConfinedObject {
         // As in `assertIsolated`: the message only on the slow path.
         if _slowPath(!confinement._record._passesFastPath) {
             confinement._record._methodCheckFailedFastPath(
-                object: self, member: function, file: file, line: line, tier: .precondition, message: message
+                object: self, member: function, callSite: PackedCodeLocation(file: file, line: line), tier: .precondition,
+                message: message
             )
         }
     }

@@ -19,7 +19,7 @@
 enum ConfinedPropertyNames {
     /// Per class: declaration site → property name (every `@Confined` field of the class and its
     /// superclasses, found in one pass).
-    private static let cache = LockedValue([ObjectIdentifier: [CompactCodeLocation: String]]())
+    private static let cache = LockedValue([ObjectIdentifier: [PackedCodeLocation: String]]())
 
     /// Whether field names can be used here: the `@Confined` matching names a probe property right
     /// (`PlatformInternals.forEachField` checks the kill switch and the field walk itself).
@@ -28,13 +28,13 @@ enum ConfinedPropertyNames {
     /// The name of the `@Confined` property of `object` declared at `declaredAt`: the name given with
     /// `name:`, else the field's, or `nil` when neither can be found (the self-check failed, the OS
     /// predates the SPI, or no field matches).
-    static func name(declaredAt: CompactCodeLocation, in object: AnyObject) -> String? {
+    static func name(declaredAt: PackedCodeLocation, in object: AnyObject) -> String? {
         if let name = GivenPropertyNames.name(declaredAt: declaredAt) { return name }
         guard isUsable else { return nil }
         return lookUp(declaredAt: declaredAt, in: object)
     }
 
-    private static func lookUp(declaredAt: CompactCodeLocation, in object: AnyObject) -> String? {
+    private static func lookUp(declaredAt: PackedCodeLocation, in object: AnyObject) -> String? {
         let key = ObjectIdentifier(type(of: object))
         if let names = cache.withLock({ $0[key] }) { return names[declaredAt] }
         guard let names = fieldNames(of: object) else { return nil }
@@ -44,12 +44,12 @@ enum ConfinedPropertyNames {
 
     /// Every `@Confined` field of `object`'s class (superclasses included): its wrapper's declaration
     /// site → the property's name.
-    private static func fieldNames(of object: AnyObject) -> [CompactCodeLocation: String]? {
+    private static func fieldNames(of object: AnyObject) -> [PackedCodeLocation: String]? {
         let base = UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque())
-        var names: [CompactCodeLocation: String] = [:]
+        var names: [PackedCodeLocation: String] = [:]
         let complete = PlatformInternals.forEachField(of: type(of: object)) { name, offset, fieldType in
             guard let storage = fieldType as? any ConfinedStorageLayout.Type else { return true }
-            let site = base.load(fromByteOffset: offset + storage.declaredAtOffset, as: PackedCodeLocation.self).compact
+            let site = base.load(fromByteOffset: offset + storage.declaredAtOffset, as: PackedCodeLocation.self)
             var field = String(cString: name)
             // The compiler names a wrapper's storage `_name`.
             if field.hasPrefix("_") { field.removeFirst() }
@@ -84,10 +84,10 @@ extension Confined: ConfinedStorageLayout {
 private final class NamesProbe: ConfinedObject {
     let confinement = Confinement.detached()
     @Confined var probedProperty = 0
-    let declaredAt: CompactCodeLocation
+    let declaredAt: PackedCodeLocation
 
     init() {
-        declaredAt = _probedProperty._declaredAt.compact
+        declaredAt = _probedProperty._declaredAt
     }
 }
 #endif

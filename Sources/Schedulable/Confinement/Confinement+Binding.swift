@@ -56,13 +56,13 @@ extension ConfinementRecord {
     /// Binds the object to `scheduler` for good, ending any construction window: for an object that was
     /// just *sent* into an always-checked wrapper (``SchedulableObject``), so no other reference to it
     /// can be in use anywhere.
-    package func bindSentObject(to scheduler: some SerialScheduler, at site: CompactCodeLocation) {
+    package func bindSentObject(to scheduler: some SerialScheduler, at site: PackedCodeLocation) {
         withBinding { bind(to: scheduler.executionContext, at: site, event: .boundBySending) }
     }
 
     /// Binds the object to `newOwner` (or detaches it), ending any construction window (call under
     /// the stripe); the debug tier records the change as `event` in the history.
-    func bind(to newOwner: ExecutionContext?, at site: CompactCodeLocation, event: OwnershipEventKind) {
+    func bind(to newOwner: ExecutionContext?, at site: PackedCodeLocation, event: OwnershipEventKind) {
         recordOwnershipEvent(event, newOwner: newOwner, at: site)
         _owner = newOwner
         _boundAt = newOwner == nil ? .none : site
@@ -97,7 +97,7 @@ extension ConfinementRecord {
     private func rebind(
         to newOwner: ExecutionContext?, member: StaticString, object: AnyObject?, file: StaticString, line: UInt
     ) {
-        let reference = ConfinedMemberReference.method(member, callSite: CompactCodeLocation(file: file, line: line))
+        let reference = ConfinedMemberReference.method(member, callSite: PackedCodeLocation(file: file, line: line))
         // The verdict gets no object: its deinit rule is for uses; a transfer is judged the same whether
         // it came through the object or the confinement. Only a report names the object.
         let verdict = Checking.transfer(self, to: newOwner, by: reference) {

@@ -50,7 +50,7 @@ extension Confinement {
     }
 
     /// Binds a sent object for good (see ``ConfinementRecord/bindSentObject(to:at:)``).
-    package func bindSentObject(to scheduler: some SerialScheduler, at site: CompactCodeLocation) {
+    package func bindSentObject(to scheduler: some SerialScheduler, at site: PackedCodeLocation) {
         _record.bindSentObject(to: scheduler, at: site)
     }
 

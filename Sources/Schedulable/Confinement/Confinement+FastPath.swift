@@ -46,7 +46,9 @@ extension ConfinementRecord {
         _ object: AnyObject?, _ member: StaticString, _ file: StaticString, _ line: UInt, tier: ConfinementViolation.Tier
     ) {
         if _slowPath(!_passesFastPath) {
-            _methodCheckFailedFastPath(object: object, member: member, file: file, line: line, tier: tier)
+            _methodCheckFailedFastPath(
+                object: object, member: member, callSite: PackedCodeLocation(file: file, line: line), tier: tier
+            )
         }
     }
 }

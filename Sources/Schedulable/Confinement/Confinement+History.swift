@@ -10,7 +10,7 @@
 extension ConfinementRecord {
     /// Records an ownership event, before the binding changes (call under the stripe).
     @inline(__always)
-    func recordOwnershipEvent(_ kind: OwnershipEventKind, newOwner: ExecutionContext?, at site: CompactCodeLocation) {
+    func recordOwnershipEvent(_ kind: OwnershipEventKind, newOwner: ExecutionContext?, at site: PackedCodeLocation) {
         #if SCHEDULABLE_CHECKS
         let log: OwnershipLog
         if let existing = _history {

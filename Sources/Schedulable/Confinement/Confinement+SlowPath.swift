@@ -6,17 +6,15 @@
 /// report.
 extension ConfinementRecord {
     /// The slow path of a method guard or a box accessor (see ``_checkMethod(_:_:_:_:tier:)``): builds
-    /// the member reference here, out of line, so the inlined fast path stays three instructions.
-    /// `message`, a check verb's, is evaluated only for a report.
+    /// the member reference here, out of line, so the inlined fast path stays three instructions. The
+    /// caller packs the call site in its miss branch, where the literal's flags and the line are
+    /// constants. `message`, a check verb's, is evaluated only for a report.
     @usableFromInline
     func _methodCheckFailedFastPath(
-        object: AnyObject?, member: StaticString, file: StaticString, line: UInt, tier: ConfinementViolation.Tier,
+        object: AnyObject?, member: StaticString, callSite: PackedCodeLocation, tier: ConfinementViolation.Tier,
         message: () -> String = { String() }
     ) {
-        checkGuardFailedFastPath(
-            object: object, member: .method(member, callSite: CompactCodeLocation(file: file, line: line)), tier: tier,
-            message: message
-        )
+        checkGuardFailedFastPath(object: object, member: .method(member, callSite: callSite), tier: tier, message: message)
     }
 
     #if SCHEDULABLE_CHECKS
@@ -34,7 +32,7 @@ extension ConfinementRecord {
     @inline(never)
     func _propertyCheckFailedFastPath(_ object: AnyObject, declaredAt: PackedCodeLocation) {
         checkFailedFastPath(
-            object: object, member: .property(name: nil, declaredAt: declaredAt.compact), tier: .assert,
+            object: object, member: .property(name: nil, declaredAt: declaredAt), tier: .assert,
             mainQueueAsked: true  // inline by the caller (`Confined._check`), with the same helper
         )
     }

@@ -76,7 +76,8 @@ struct ConfinementState: Equatable {
 
     /// The one decision whether a new record bound to `owner` opens a construction window here
     /// (TM "Construct here, use there"): only off the owner — on the owner the first use would end it at
-    /// once — and only where a window exists (``openWindowHere()``). Every record factory asks here.
+    /// once — and only where a window exists (``openWindowHere()``). Asked once per record, by the record
+    /// factory (`ConfinementRecord.make`).
     @inline(__always)
     static func openWindow(for owner: ExecutionContext) -> ConfinementState? {
         _CurrentToken.isCurrent(owner.id) ? nil : openWindowHere()

@@ -36,7 +36,7 @@ extension ConfinementRecord: VerdictRecord {
 
     package var lockedOwner: ExecutionContext? { _owner }
 
-    package var lockedBoundAt: CompactCodeLocation { _boundAt }
+    package var lockedBoundAt: PackedCodeLocation { _boundAt }
 
     package var isInConstructionWindowHere: Bool { state.isOnConstructingThread }
 

@@ -123,9 +123,9 @@ public struct Confinement: Sendable {
             return
         }
         self.init(
-            _record: ConfinementRecord(
+            _record: ConfinementRecord.withOptions(
                 owner: .main, options: options.erased, boundAt: PackedCodeLocation(file: file, line: line),
-                allowsConstructionWindow: true, isFixed: true
+                isFixed: true
             )
         )
     }
@@ -147,9 +147,9 @@ public struct Confinement: Sendable {
             return
         }
         self.init(
-            _record: ConfinementRecord(
+            _record: ConfinementRecord.withOptions(
                 owner: owner.executionContext, options: options.erased,
-                boundAt: PackedCodeLocation(file: file, line: line), allowsConstructionWindow: true, isFixed: true
+                boundAt: PackedCodeLocation(file: file, line: line), isFixed: true
             )
         )
     }
@@ -168,9 +168,8 @@ public struct Confinement: Sendable {
         owner: some SerialScheduler, file: StaticString = #fileID, line: UInt = #line
     ) -> Confinement {
         Confinement(
-            _record: ConfinementRecord(
-                owner: owner.executionContext, boundAt: PackedCodeLocation(file: file, line: line),
-                allowsConstructionWindow: true, isFixed: false
+            _record: ConfinementRecord.transferable(
+                owner: owner.executionContext, boundAt: PackedCodeLocation(file: file, line: line)
             )
         )
     }
@@ -189,9 +188,9 @@ public struct Confinement: Sendable {
         file: StaticString = #fileID, line: UInt = #line
     ) -> Confinement {
         Confinement(
-            _record: ConfinementRecord(
+            _record: ConfinementRecord.withOptions(
                 owner: owner.executionContext, options: options.erased,
-                boundAt: PackedCodeLocation(file: file, line: line), allowsConstructionWindow: true, isFixed: false
+                boundAt: PackedCodeLocation(file: file, line: line), isFixed: false
             )
         )
     }
@@ -208,9 +207,8 @@ public struct Confinement: Sendable {
         // A detached record keeps its creation site where the bind site goes (``boundAt`` says `nil`
         // until it is bound), so the history can name it.
         Confinement(
-            _record: ConfinementRecord(
-                owner: nil, boundAt: PackedCodeLocation(file: file, line: line), allowsConstructionWindow: false,
-                isFixed: false
+            _record: ConfinementRecord.transferable(
+                owner: nil, boundAt: PackedCodeLocation(file: file, line: line)
             )
         )
     }
@@ -238,9 +236,9 @@ public struct Confinement: Sendable {
     /// - Returns: The confinement.
     public static func observed(file: StaticString = #fileID, line: UInt = #line) -> Confinement {
         Confinement(
-            _record: ConfinementRecord(
+            _record: ConfinementRecord.withOptions(
                 owner: nil, options: ErasedConfinementOptions(), boundAt: PackedCodeLocation(file: file, line: line),
-                allowsConstructionWindow: false, isFixed: false, observedAt: CodeLocation(file: file, line: line)
+                isFixed: false, observedAt: CodeLocation(file: file, line: line)
             )
         )
     }
@@ -256,9 +254,9 @@ public struct Confinement: Sendable {
         options: ConfinementOptions<Object>, file: StaticString = #fileID, line: UInt = #line
     ) -> Confinement {
         Confinement(
-            _record: ConfinementRecord(
+            _record: ConfinementRecord.withOptions(
                 owner: nil, options: options.erased, boundAt: PackedCodeLocation(file: file, line: line),
-                allowsConstructionWindow: false, isFixed: false
+                isFixed: false
             )
         )
     }

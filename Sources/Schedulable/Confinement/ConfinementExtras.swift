@@ -15,7 +15,7 @@ final class ConfinementExtras: @unchecked Sendable {
 
     /// Extras for a record, or `nil` when it needs none (default options, no test handler, not observed).
     convenience init?(
-        options: ErasedConfinementOptions?, handler: (any ConfinementViolationHandler)?, observedAt: CodeLocation? = nil
+        options: ErasedConfinementOptions?, handler: (any ConfinementViolationHandler)?, observedAt: CodeLocation?
     ) {
         if options?.isDefault ?? true, handler == nil, observedAt == nil { return nil }
         self.init(options: options ?? ErasedConfinementOptions(), capturedHandler: handler, observedAt: observedAt)

@@ -1,86 +1,5 @@
 import CSchedulableContext
 
-/// Which record a new fixed-owner confinement gets: the owner scheduler's shared settled record
-/// (``SharedFixedRecord``) where nothing tells two objects apart, otherwise one of its own.
-extension ConfinementRecord {
-    /// The record of a new fixed-owner confinement with default options: in a release build without
-    /// the debug tier, with no test's or scope's handler to capture and no construction window opening here (made on
-    /// the owner, or where no window exists), the shared settled record of `shared`; otherwise one of
-    /// its own.
-    ///
-    /// - Parameters:
-    ///   - owner: The owner's context.
-    ///   - scheduler: The owner's scheduler, whose shared record it may be (library schedulers keep one).
-    ///   - boundAt: The bind site (kept by an own record only).
-    @usableFromInline
-    @inline(never)  // kept out of `fixedInOwnersWork`, whose common case stays a few tests and jumps
-    package static func fixed(
-        owner: ExecutionContext, scheduler: AnyObject, boundAt: PackedCodeLocation
-    ) -> ConfinementRecord {
-        fixed(owner: owner, boundAt: boundAt) { SharedFixedRecord.record(of: scheduler, for: owner) }
-    }
-
-    /// ``fixed(owner:scheduler:boundAt:)`` called in the owner's work (the caller tested the token):
-    /// the common case first — no scoped handler can exist in this process and the scheduler's shared
-    /// record is made — in a function that only tests and jumps; anything else takes the full decision,
-    /// which gives the same record in that case.
-    ///
-    /// The caller tests the token inline because reading it here (a thread-local, which the compiler
-    /// reaches through a call that the linker removes) makes this function save and restore registers
-    /// on its common path (the `createConfinedOnOwner` threshold holds it).
-    @usableFromInline
-    package static func fixedInOwnersWork(
-        owner: ExecutionContext, scheduler: AnyObject, boundAt: PackedCodeLocation
-    ) -> ConfinementRecord {
-        #if !SCHEDULABLE_CHECKS
-        if !ConfinementSystem.mayHaveScopedHandler, let record = SharedFixedRecord.madeRecord(of: scheduler) {
-            return record.takeUnretainedValue()
-        }
-        #endif
-        return fixed(owner: owner, scheduler: scheduler, boundAt: boundAt)
-    }
-
-    /// ``fixed(owner:scheduler:boundAt:)`` for the main thread (`Confinement()`).
-    @usableFromInline
-    package static func fixedOnMain(boundAt: PackedCodeLocation) -> ConfinementRecord {
-        #if !SCHEDULABLE_CHECKS
-        if !ConfinementSystem.mayHaveScopedHandler && _CurrentToken.isCurrent(ExecutionContext.main.id) {
-            return SharedFixedRecord.record(in: SharedFixedRecord.main, for: .main)
-        }
-        #endif
-        return ownOrSharedOnMain(boundAt: boundAt)
-    }
-
-    /// ``fixedOnMain(boundAt:)`` beyond its common case.
-    @inline(never)
-    private static func ownOrSharedOnMain(boundAt: PackedCodeLocation) -> ConfinementRecord {
-        fixed(owner: .main, boundAt: boundAt) { SharedFixedRecord.record(in: SharedFixedRecord.main, for: .main) }
-    }
-
-    /// The decision, with the slot looked up only where a shared record can be used (off the owner,
-    /// where a window opens, the path costs what a record with its own window always cost).
-    @inline(__always)
-    private static func fixed(
-        owner: ExecutionContext, boundAt: PackedCodeLocation, shared: () -> ConfinementRecord?
-    ) -> ConfinementRecord {
-        #if !SCHEDULABLE_CHECKS
-        // No handler to capture (a test's or a scope's): the object would keep none, so it may share.
-        // The cheap "maybe" first; the task-local is read only in processes that installed one.
-        if !ConfinementSystem.mayHaveScopedHandler || ConfinementSystem.scopedHandlerIfAny == nil {
-            // The same decision as `initialState`, without opening a window it would not use.
-            var state = ConfinementState.settled(owner.id)
-            if let window = ConfinementState.openWindow(for: owner) {
-                state = window
-            } else if let record = shared() {
-                return record
-            }
-            return ConfinementRecord(fixedOwner: owner, state: state, boundAt: boundAt)
-        }
-        #endif
-        return ConfinementRecord(owner: owner, boundAt: boundAt, allowsConstructionWindow: true, isFixed: true)
-    }
-}
-
 /// The one settled record that a library scheduler's fixed-owner objects share in a release build
 /// without the debug tier (see ``Confinement``, "Fixed or transferable"). Made by the first such object,
 /// kept in the scheduler's ``OnceSlot`` until the scheduler is freed.
@@ -152,7 +71,9 @@ enum SharedFixedRecord {
     @inline(never)
     private static func make(in slot: OnceSlot, for owner: ExecutionContext) -> ConfinementRecord {
         unsafeDowncast(
-            slot.object { ConfinementRecord(fixedOwner: owner, state: .settled(owner.id), boundAt: .none) },
+            slot.object {
+                ConfinementRecord(owner: owner, state: .settled(owner.id), boundAt: .none, extras: nil, isFixed: true)
+            },
             to: ConfinementRecord.self
         )
     }

@@ -3,7 +3,8 @@ import CSchedulableContext
 /// The ownership record behind a ``Confinement``: the state word the fast path reads, the owner, the
 /// bind site, and what only some records need (options, a test's handler).
 ///
-/// Two kinds of instance, chosen when the confinement is created (see ``Confinement``):
+/// Two kinds of instance, chosen when the confinement is created (see ``Confinement``), by the one
+/// factory (`ConfinementRecord+Factory.swift`):
 /// - an *own* record, one per object: every transferable or detached confinement, every fixed one in a
 ///   build with the debug tier, with options or a test's handler, or built where a construction window
 ///   opens; its construction window, history and options are the object's own;
@@ -23,9 +24,11 @@ package final class ConfinementRecord {
 
     // Guarded by the record's stripe (`StripedLocks`): written only when the binding changes.
     var _owner: ExecutionContext?
-    /// ``_boundAt`` in one word (a `CompactCodeLocation` is two): with the debug tier's word below,
-    /// this keeps a debug-tier record at 56 bytes, a 64-byte allocator chunk instead of 80.
-    private var _boundAtBits: PackedCodeLocation
+    /// Where the record was bound to its owner; while it is detached, where it was created (so that
+    /// its first binding can keep that site in the history). Guarded by the stripe once shared. One
+    /// word: with the debug tier's word below, a debug-tier record stays at 56 bytes, a 64-byte
+    /// allocator chunk instead of 80.
+    var _boundAt: PackedCodeLocation
     /// What only some records need (options, a test's handler; see ``extras``), so a default record
     /// stays at 48 bytes, and whether the owner is fixed (``isFixed``), in one word: the extras' address
     /// (retained by the record), or 0, with bit 0 set for a fixed owner. One word because a `Bool` of
@@ -49,13 +52,6 @@ package final class ConfinementRecord {
 
     /// Whether the record was created for a fixed owner: `handOff(to:)` and `detach()` are reported.
     package var isFixed: Bool { _extrasAndFixed & 1 != 0 }
-
-    /// Where the record was bound to its owner; while it is detached, where it was created (so that
-    /// its first binding can keep that site in the history). Guarded by the stripe once shared.
-    var _boundAt: CompactCodeLocation {
-        get { _boundAtBits.compactOrNone }
-        set { _boundAtBits = PackedCodeLocation(packing: newValue) }
-    }
 
     #if SCHEDULABLE_CHECKS
     /// Debug tier only (see `Confinement+History.swift`): the thread that created the record until its
@@ -87,77 +83,25 @@ package final class ConfinementRecord {
     }
     #endif
 
-    /// The initializer of a record with default options. Cheap on purpose — no lock, no string, no
-    /// "where am I" beyond one TLS load: records are made once per protected object.
-    @usableFromInline
-    package init(
-        owner: ExecutionContext?, boundAt: PackedCodeLocation, allowsConstructionWindow: Bool, isFixed: Bool
+    /// The one initializer: stores what ``make(owner:boundAt:isFixed:options:observedAt:shared:)``
+    /// decided (the shared record of `SharedFixedRecord` is made here too). Cheap on purpose — no lock,
+    /// no string, no "where am I" beyond one TLS load: records are made once per protected object.
+    @inline(__always)
+    init(
+        owner: ExecutionContext?, state: ConfinementState, boundAt: PackedCodeLocation, extras: ConfinementExtras?,
+        isFixed: Bool
     ) {
-        #if SCHEDULABLE_CHECKS
-        // First, while nothing is live: read later, the call makes the optimizer keep the owner alive
-        // across it with a retain and a release (the `checks createConfined` threshold holds it).
-        let createdOn = ThreadStamp.current
-        #endif
-        let extras = ConfinementSystem.mayHaveScopedHandler
-            ? ConfinementExtras(options: nil, handler: ConfinementSystem.scopedHandlerIfAny) : nil
-        let state = Self.initialState(owner: owner, extras: extras, allowsConstructionWindow: allowsConstructionWindow)
         self._fastOwnerID = AtomicWord(state.word)
         self._owner = owner
-        self._boundAtBits = boundAt
+        self._boundAt = boundAt
         self._extrasAndFixed = Self.extrasWord(extras, isFixed: isFixed)
         #if SCHEDULABLE_CHECKS
-        self._createdOnOrHistory = createdOn.tagged
+        self._createdOnOrHistory = ThreadStamp.current.tagged
         #endif
         assert(
             AtomicWord.loadRelaxed(firstIn: self) == state.word,
             "ConfinementRecord._fastOwnerID must be the class's first stored property (see AtomicWord)"
         )
-    }
-
-    /// The initializer of a record with options, or of an observed one (`observedAt`: see
-    /// ``Confinement/observed(file:line:)``).
-    package init(
-        owner: ExecutionContext?, options: ErasedConfinementOptions, boundAt: PackedCodeLocation,
-        allowsConstructionWindow: Bool, isFixed: Bool, observedAt: CodeLocation? = nil
-    ) {
-        #if SCHEDULABLE_CHECKS
-        let createdOn = ThreadStamp.current
-        #endif
-        let extras = ConfinementExtras(
-            options: options, handler: ConfinementSystem.scopedHandlerIfAny, observedAt: observedAt
-        )
-        let state = Self.initialState(owner: owner, extras: extras, allowsConstructionWindow: allowsConstructionWindow)
-        self._fastOwnerID = AtomicWord(state.word)
-        self._owner = owner
-        self._boundAtBits = boundAt
-        self._extrasAndFixed = Self.extrasWord(extras, isFixed: isFixed)
-        #if SCHEDULABLE_CHECKS
-        self._createdOnOrHistory = createdOn.tagged
-        #endif
-    }
-
-    /// A default fixed-owner record in a state already decided: settled (the shared record of
-    /// `SharedFixedRecord`, `boundAt` none), or a construction window just opened for it.
-    init(fixedOwner owner: ExecutionContext, state: ConfinementState, boundAt: PackedCodeLocation) {
-        self._fastOwnerID = AtomicWord(state.word)
-        self._owner = owner
-        self._boundAtBits = boundAt
-        self._extrasAndFixed = 1
-        #if SCHEDULABLE_CHECKS
-        self._createdOnOrHistory = ThreadStamp.current.tagged
-        #endif
-    }
-
-    /// A new record's state: detached, bound, or — off the owner, where allowed — in the creating
-    /// thread's construction window. (On the owner the first use would end the window at once.)
-    private static func initialState(
-        owner: ExecutionContext?, extras: ConfinementExtras?, allowsConstructionWindow: Bool
-    ) -> ConfinementState {
-        guard let owner else { return .detached }
-        if allowsConstructionWindow, let window = ConfinementState.openWindow(for: owner) {
-            return window
-        }
-        return .bound(to: owner, needsResolution: extras?.needsResolution ?? false)
     }
 
     /// The options, if the record has any besides the default.

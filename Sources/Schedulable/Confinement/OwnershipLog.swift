@@ -111,7 +111,7 @@ final class OwnershipLog {
         let kind: OwnershipEventKind
         /// The owner after the event (`nil`: detached).
         let newOwner: ExecutionContext?
-        let site: CompactCodeLocation
+        let site: PackedCodeLocation
         let madeOn: ExecutionStamp
     }
 
@@ -123,7 +123,7 @@ final class OwnershipLog {
     }
 
     /// Where the record was created.
-    let createdAt: CompactCodeLocation
+    let createdAt: PackedCodeLocation
     /// The creating thread, and — when the first event ran on that same thread — its OS id and context.
     let createdOn: ThreadStamp
     private(set) var createdOnDetail: ExecutionStamp?
@@ -134,7 +134,7 @@ final class OwnershipLog {
     /// The last legitimate access a slow path that takes the record's lock saw.
     var lastLegitimateAccess: Access?
 
-    init(createdAt: CompactCodeLocation, createdOn: ThreadStamp) {
+    init(createdAt: PackedCodeLocation, createdOn: ThreadStamp) {
         self.createdAt = createdAt
         self.createdOn = createdOn
     }

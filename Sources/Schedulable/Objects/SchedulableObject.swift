@@ -39,7 +39,7 @@ public final class SchedulableObject<Object> {
         _ object: sending Object, on scheduler: some SerialScheduler, file: StaticString = #fileID, line: UInt = #line
     ) {
         // No construction window: the wrapper is an always-on tier, only the owner may ever pass.
-        self.init(storage: object, scheduler: scheduler, boundAt: CompactCodeLocation(file: file, line: line))
+        self.init(storage: object, scheduler: scheduler, boundAt: PackedCodeLocation(file: file, line: line))
     }
 
     /// Wraps `object` for the main thread: the short form of
@@ -59,9 +59,9 @@ public final class SchedulableObject<Object> {
         self.init(object, on: MainThreadScheduler.shared, file: file, line: line)
     }
 
-    private init(storage: Object, scheduler: any SerialScheduler, boundAt: CompactCodeLocation) {
+    private init(storage: Object, scheduler: any SerialScheduler, boundAt: PackedCodeLocation) {
         self.scheduler = scheduler
-        self.owner = FixedOwner(scheduler.executionContext, boundAt: PackedCodeLocation(packing: boundAt))
+        self.owner = FixedOwner(scheduler.executionContext, boundAt: boundAt)
         self.handlerBox = ConfinementSystem.scopedHandlerIfAny.map(HandlerBox.init)
         self.storage = storage
     }
@@ -89,7 +89,7 @@ public final class SchedulableObject<Object> {
     public convenience init(
         _ object: Object, onCurrent scheduler: some SerialScheduler, file: StaticString = #fileID, line: UInt = #line
     ) {
-        self.init(storage: object, scheduler: scheduler, boundAt: CompactCodeLocation(file: file, line: line))
+        self.init(storage: object, scheduler: scheduler, boundAt: PackedCodeLocation(file: file, line: line))
         // Like NIOLoopBound's non-sending initializer: the value may keep other references only
         // because they are all on the scheduler, so the wrapper must be made there.
         check("init(_:onCurrent:)", file, line)
@@ -183,7 +183,7 @@ public final class SchedulableObject<Object> {
     func check(_ member: StaticString, _ file: StaticString, _ line: UInt, tier: ConfinementViolation.Tier = .precondition) {
         if _slowPath(!owner._passesFastPath) {
             owner.checkFailedFastPath(
-                member: .method(member, callSite: CompactCodeLocation(file: file, line: line)), tier: tier,
+                member: .method(member, callSite: PackedCodeLocation(file: file, line: line)), tier: tier,
                 wrapper: "SchedulableObject", argument: Object.self, handler: capturedHandler
             )
         }
@@ -196,7 +196,7 @@ public final class SchedulableObject<Object> {
     ) {
         if _slowPath(!owner._passesFastPath) {
             owner._verbCheckFailedFastPath(
-                member: .method(member, callSite: CompactCodeLocation(file: file, line: line)), tier: tier,
+                member: .method(member, callSite: PackedCodeLocation(file: file, line: line)), tier: tier,
                 wrapper: "SchedulableObject", argument: Object.self, handler: capturedHandler, message: message
             )
         }
@@ -224,7 +224,7 @@ extension SchedulableObject where Object: ConfinedObject {
     public convenience init(
         _ object: sending Object, on scheduler: some SerialScheduler, file: StaticString = #fileID, line: UInt = #line
     ) {
-        let boundAt = CompactCodeLocation(file: file, line: line)
+        let boundAt = PackedCodeLocation(file: file, line: line)
         object.confinement.bindSentObject(to: scheduler, at: boundAt)
         self.init(storage: object, scheduler: scheduler, boundAt: boundAt)
     }

@@ -2,9 +2,9 @@
 @usableFromInline
 package enum ConfinedMemberReference {
     /// A `@Confined` property: its given name (if any) and declaration site.
-    case property(name: String?, declaredAt: CompactCodeLocation)
+    case property(name: String?, declaredAt: PackedCodeLocation)
     /// A method guard: `#function` and the guard's location.
-    case method(StaticString, callSite: CompactCodeLocation)
+    case method(StaticString, callSite: PackedCodeLocation)
     /// A box's accessor (`SchedulerBound.value`, `SchedulableObject.object`): a property of the box,
     /// whose call site Swift does not pass to an accessor.
     case accessor(StaticString)
@@ -38,7 +38,7 @@ package enum ConfinedMemberReference {
     }
 
     /// The site a first use binds a detached object at: the call site, else the declaration site.
-    package var bindSite: CompactCodeLocation? {
+    package var bindSite: PackedCodeLocation? {
         switch self {
         case .property(_, let declaredAt): return declaredAt
         case .method(_, let callSite): return callSite

@@ -6,7 +6,7 @@
 /// `ConfinedPropertyNames` before it reads the class's fields).
 @usableFromInline
 enum GivenPropertyNames {
-    private static let names = LockedValue([CompactCodeLocation: String]())
+    private static let names = LockedValue([PackedCodeLocation: String]())
 
     /// Whether any name was ever given: until then a lookup takes no lock.
     private static let anyGiven = AtomicCell(0)
@@ -16,15 +16,14 @@ enum GivenPropertyNames {
     @usableFromInline
     @inline(never)
     static func register(_ name: String, declaredAt: PackedCodeLocation) {
-        let site = declaredAt.compact
         names.withLock { names in
-            if names[site] == nil { names[site] = name }
+            if names[declaredAt] == nil { names[declaredAt] = name }
         }
         anyGiven.storeReleasing(1)
     }
 
     /// The name given with `@Confined(name:)` to the property declared at `declaredAt`, if any.
-    static func name(declaredAt: CompactCodeLocation) -> String? {
+    static func name(declaredAt: PackedCodeLocation) -> String? {
         guard anyGiven.loadAcquiring() != 0 else { return nil }
         return names.withLock { $0[declaredAt] }
     }

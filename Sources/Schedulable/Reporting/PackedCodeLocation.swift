@@ -1,22 +1,27 @@
-/// A declaration site in 8 bytes: what a debug-tier `@Confined` wrapper stores, so that a
-/// `Confined<Int>` is 16 bytes and fits the runtime's 24-byte inline value buffer (a wrapper of 40
-/// bytes was copied to the heap on every `-Onone` read through its key path; Benchmarks/README.md).
+/// A ``CodeLocation`` as the compiler gave it, in one word and without building a `String`: what
+/// records, wrappers, work slots, checks and reports carry, so that a file name string is only made
+/// when a report needs it. One word keeps a debug-tier `Confined<Int>` at 16 bytes, inside the
+/// runtime's 24-byte inline value buffer (a larger wrapper was copied to the heap on every `-Onone`
+/// read through its key path), a debug-tier record in a 64-byte allocator chunk, and lets a work slot
+/// (`csched_work.h`) keep the site as plain bits (``init(rawBits:)``).
 ///
-/// Layout: the `#fileID` literal's address in the high 48 bits, the line in the low 16. A literal's
-/// bytes are stored in the binary, immutable, alive for the whole process and NUL-terminated (the
-/// compiler emits every string literal with a terminating NUL), so the address alone gives the file
-/// name back. Lossless: a site that does not fit — a line of 65,535 or more, a literal of one Unicode
-/// scalar (kept without a pointer), an address above 2⁴⁸ — is interned instead, once per distinct site,
-/// in a process-wide table (line field `0xFFFF`, high bits the table index); the common case is a
-/// shift and an or, with no call.
+/// Layout: the `#fileID` literal's address in the high 48 bits, the line in the low 16; 0 is ``none``
+/// (no literal lies at address 0). A literal's bytes are stored in the binary, immutable, alive for the
+/// whole process and NUL-terminated (the compiler emits every string literal with a terminating NUL),
+/// so the address alone gives the file name back. Lossless: a site that does not fit — a line of
+/// 65,535 or more, a literal of one Unicode scalar (kept without a pointer), an address above 2⁴⁸ — is
+/// interned instead, once per distinct site, in a process-wide table (line field `0xFFFF`, high bits
+/// the table index); the common case is a shift and an or, with no call.
+///
+/// Equality and the hash go by the file's bytes and the line, never by the address alone: two copies
+/// of one literal are one location.
 @usableFromInline
-package struct PackedCodeLocation: @unchecked Sendable {
+package struct PackedCodeLocation: @unchecked Sendable, Hashable {
     // @unchecked: the bits hold a string literal's address, immutable and alive for the whole process.
     @usableFromInline
     let bits: UInt64
 
     /// The line field's value for an interned site.
-    @usableFromInline
     static var internedLine: UInt64 { 0xFFFF }
 
     /// The location `file`:`line`.
@@ -30,56 +35,75 @@ package struct PackedCodeLocation: @unchecked Sendable {
                 return
             }
         }
-        bits = Self.intern(CompactCodeLocation(file: file, line: line))
+        bits = Self.intern(file: file, line: line)
     }
-
-    /// No location: what a record keeps until it is bound (``compactOrNone`` gives
-    /// ``CompactCodeLocation/none`` back).
-    package static var none: PackedCodeLocation { PackedCodeLocation(bits: 0) }
-
-    private init(bits: UInt64) { self.bits = bits }
 
     /// The location whose ``bits`` are `bits` (0 for ``none``): a site published as one word.
     package init(rawBits bits: UInt64) { self.bits = bits }
 
-    /// `location` packed, ``CompactCodeLocation/none`` included (as 0: no literal lies at address 0):
-    /// how a record keeps its bind site in one word. Every non-`none` compact location holds a
-    /// literal's address (NUL-terminated) or an unpackable site, which is interned, so nothing is lost.
-    package init(packing location: CompactCodeLocation) {
-        if location.isNone {
-            bits = 0
-            return
-        }
-        if let file = location.file, location.line < 0xFFFF {
-            let address = UInt64(UInt(bitPattern: file))
-            if address >> 48 == 0 {
-                bits = address << 16 | UInt64(location.line)
-                return
-            }
-        }
-        bits = Self.intern(location)
+    /// No location: what a record keeps until it is bound, and a scheduler's own check verbs.
+    package static var none: PackedCodeLocation { PackedCodeLocation(rawBits: 0) }
+
+    /// Whether this is ``none``.
+    package var isNone: Bool { bits == 0 }
+
+    /// The location as reports spell it (builds the file name string).
+    package var location: CodeLocation {
+        if isInterned { return Self.interned(bits) }
+        return CodeLocation(fileID: String(decoding: literalBytes, as: UTF8.self), line: Int(bits & 0xFFFF))
     }
 
-    /// The location ``init(packing:)`` packed: ``CompactCodeLocation/none`` for 0.
-    package var compactOrNone: CompactCodeLocation {
-        bits == 0 ? .none : compact
+    /// The location, or `nil` for ``none``.
+    package var locationIfAny: CodeLocation? {
+        isNone ? nil : location
     }
 
-    /// The location, as records, reports and options compare and print it (no string is built).
-    @inlinable
-    @inline(__always)
-    package var compact: CompactCodeLocation {
-        if bits & Self.internedLine == Self.internedLine { return Self.interned(bits) }
-        return CompactCodeLocation(nulTerminated: UnsafeRawPointer(bitPattern: UInt(bits >> 16)), line: bits & 0xFFFF)
+    private var isInterned: Bool { bits & Self.internedLine == Self.internedLine }
+
+    /// The bytes of the literal at the address in the high bits (none for ``none``), up to its NUL.
+    private var literalBytes: UnsafeRawBufferPointer {
+        guard let file = UnsafeRawPointer(bitPattern: UInt(bits >> 16)) else {
+            return UnsafeRawBufferPointer(start: nil, count: 0)
+        }
+        var count = 0
+        while file.load(fromByteOffset: count, as: UInt8.self) != 0 { count += 1 }
+        return UnsafeRawBufferPointer(start: file, count: count)
+    }
+
+    /// `body` applied to the file's UTF-8 bytes and the line, with no string built unless interned.
+    private func withFileAndLine<Result>(_ body: (UnsafeRawBufferPointer, Int) -> Result) -> Result {
+        guard isInterned else { return body(literalBytes, Int(bits & 0xFFFF)) }
+        let location = Self.interned(bits)
+        var fileID = location.fileID
+        return fileID.withUTF8 { body(UnsafeRawBufferPointer($0), location.line) }
+    }
+
+    @usableFromInline
+    package static func == (lhs: Self, rhs: Self) -> Bool {
+        if lhs.bits == rhs.bits { return true }
+        guard !lhs.isNone, !rhs.isNone else { return false }
+        return lhs.withFileAndLine { lhsFile, lhsLine in
+            rhs.withFileAndLine { rhsFile, rhsLine in lhsLine == rhsLine && lhsFile.elementsEqual(rhsFile) }
+        }
+    }
+
+    @usableFromInline
+    package func hash(into hasher: inout Hasher) {
+        withFileAndLine { file, line in
+            hasher.combine(line)
+            hasher.combine(bytes: file)
+        }
     }
 
     // Interned sites: rare (see the type's comment), so a lock and a table are fine; each distinct site
     // is stored once, however many objects are created there.
-    private static let table = LockedValue((sites: [CompactCodeLocation](), indices: [CompactCodeLocation: Int]()))
+    private static let table = LockedValue((sites: [CodeLocation](), indices: [CodeLocation: Int]()))
 
-    /// The bits of `location` interned: its table index in the high bits, ``internedLine`` in the low.
+    /// The bits of `file`:`line` interned: its table index in the high bits, ``internedLine`` in the low.
     @usableFromInline
-    static func intern(_ location: CompactCodeLocation) -> UInt64 {
+    @inline(never)  // rare: kept out of the inlined initializer's callers
+    static func intern(file: StaticString, line: UInt) -> UInt64 {
+        let location = CodeLocation(file: file, line: line)
         let index = table.withLock { table in
             if let index = table.indices[location] { return index }
             table.sites.append(location)
@@ -90,9 +114,8 @@ package struct PackedCodeLocation: @unchecked Sendable {
     }
 
     /// The interned site whose bits are `bits`.
-    @usableFromInline
     @inline(never)  // rare: kept out of the slow paths that unpack a site (their frames stay small)
-    static func interned(_ bits: UInt64) -> CompactCodeLocation {
+    private static func interned(_ bits: UInt64) -> CodeLocation {
         table.withLock { $0.sites[Int(bits >> 16)] }
     }
 }

@@ -12,7 +12,7 @@ extension ConfinementViolation.OwnerActivity {
         guard csched_work_read(owner.workSlot, &work) else { return Self(state: .unreadable) }
         if work.started != 0 {
             var activity = Self(state: .running)
-            activity.scheduledAt = PackedCodeLocation(rawBits: work.site).compactOrNone.locationIfAny
+            activity.scheduledAt = PackedCodeLocation(rawBits: work.site).locationIfAny
             activity.function = work.function.map { String(cString: $0) }
             activity.runningForNanoseconds = csched_work_elapsed_ns(work.started)
             return activity
@@ -59,7 +59,7 @@ extension ConfinementViolation.Intruder {
         var work = csched_work_snapshot()
         guard csched_work_read(context.workSlot, &work), work.started != 0 else { return (context, nil, nil) }
         return (
-            context, PackedCodeLocation(rawBits: work.site).compactOrNone.locationIfAny,
+            context, PackedCodeLocation(rawBits: work.site).locationIfAny,
             work.function.map { String(cString: $0) }
         )
     }

@@ -54,7 +54,7 @@ extension SerialScheduler {
         _ member: StaticString, tier: ConfinementViolation.Tier, _ message: () -> String, _ file: StaticString,
         _ line: UInt
     ) {
-        let member = ConfinedMemberReference.method(member, callSite: CompactCodeLocation(file: file, line: line))
+        let member = ConfinedMemberReference.method(member, callSite: PackedCodeLocation(file: file, line: line))
         executionContext.checkUse(member) { owner in
             var violation = ConfinementViolation.wrongContext(
                 member: member, tier: tier, owner: owner, boundAt: nil, object: nil

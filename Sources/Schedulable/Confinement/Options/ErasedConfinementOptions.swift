@@ -9,8 +9,8 @@ package struct ErasedConfinementOptions: Sendable {
 
     /// Which wrapper storages (by declaration site) the property entries reach, once probed.
     package struct ResolvedProperties: Sendable {
-        var included: Set<CompactCodeLocation> = []
-        var excluded: Set<CompactCodeLocation> = []
+        var included: Set<PackedCodeLocation> = []
+        var excluded: Set<PackedCodeLocation> = []
     }
 
     package var includesEverything = true

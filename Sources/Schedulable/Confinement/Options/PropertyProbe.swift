@@ -24,24 +24,24 @@ package struct PropertyProbe: Sendable {
     }
 
     /// What earlier probes found: key path → the declaration site of the wrapper it reaches.
-    private static let found = LockedValue([AnyKeyPath: CompactCodeLocation]())
+    private static let found = LockedValue([AnyKeyPath: PackedCodeLocation]())
 
     /// The declaration site an earlier probe of this key path found (on any object), if any.
-    var cachedSite: CompactCodeLocation? {
+    var cachedSite: PackedCodeLocation? {
         Self.found.withLock { $0[keyPath] }
     }
 
     /// The declaration site of the wrapper that `read` reaches on `object`, or `nil` if it reaches none.
     /// Reads the property only the first time a key path is probed.
-    func declarationSite(on object: AnyObject) -> CompactCodeLocation? {
+    func declarationSite(on object: AnyObject) -> PackedCodeLocation? {
         if let site = cachedSite { return site }
         guard let site = probe(object) else { return nil }
         Self.found.withLock { $0[keyPath] = site }
         return site
     }
 
-    private func probe(_ object: AnyObject) -> CompactCodeLocation? {
-        var recorded: CompactCodeLocation?
+    private func probe(_ object: AnyObject) -> PackedCodeLocation? {
+        var recorded: PackedCodeLocation?
         withUnsafeMutablePointer(to: &recorded) { slot in
             let previous = csched_probe_swap(UnsafeMutableRawPointer(slot))
             defer { _ = csched_probe_swap(previous) }
