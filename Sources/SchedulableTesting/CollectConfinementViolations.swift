@@ -77,6 +77,7 @@ func makeHelperCollector(named helper: String, fileID: String, line: Int) -> Con
     let enclosing = ConfinementSystem.scopedHandler
     return ConfinementViolationCollector(
         scopeDescription: description,
+        isHelper: true,
         reportLate: { violation in
             forward(violation, to: enclosing, lateFrom: description)
         }

@@ -79,6 +79,23 @@ import Testing
         #expect([onTask.count, offTask.count, offTaskAsync.count] == [1, 1, 1])
     }
 
+    /// Linking is enough: without the trait the helper claims the test's earlier objects as well, on
+    /// the test's task and on a GCD thread, and nothing is recorded on the test.
+    @Test(.requiresDebugChecks) func withoutTheTraitTheHelperClaimsTheTestsEarlierObjects() async {
+        for run in 0..<100 {
+            let counter = Counter(owner: owner)
+            var counts: [Int] = []
+            let issues = await TestIssueCapture.capturing { _ in
+                let onTask = expectConfinementViolation { counter.increment() }
+                let offTask = expectConfinementViolation { onBackgroundThread { counter.increment() } }
+                let offTaskAsync = await expectConfinementViolation { await onBackgroundThread { counter.increment() } }
+                counts = [onTask.count, offTask.count, offTaskAsync.count]
+            }
+            #expect(counts == [1, 1, 1], "run \(run)")
+            #expect(issues.isEmpty, "run \(run): \(issues.map(\.comment))")
+        }
+    }
+
     /// A violation of an object created inside the helper that arrives after the helper returned is
     /// not lost: it goes to the enclosing scope, here the test's, and fails the test.
     @Test(.requiresDebugChecks) func aLateViolationOfAHelpersObjectGoesToTheEnclosingScope() async throws {

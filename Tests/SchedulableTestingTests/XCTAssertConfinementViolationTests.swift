@@ -62,6 +62,20 @@ final class XCTAssertConfinementViolationTests: FailureCapturingTestCase {
         XCTAssertEqual(violations.first?.expectedOwner, "queue \"xctest-helpers.owner\"")
     }
 
+    /// The helper claims the test's earlier objects too, detected on a GCD thread: the test made the
+    /// counter, so it captured the test's handler, which hands the violation to the running helper.
+    func testViolationAssertionClaimsAnObjectTheTestMadeBefore() {
+        let counter = Counter(owner: owner)
+        for run in 0..<100 {
+            var violations: [ConfinementViolation] = []
+            let failures = expectFailures {
+                violations = XCTAssertConfinementViolation { onBackgroundThread { counter.increment() } }
+            }
+            XCTAssertEqual(failures, [], "run \(run)")
+            XCTAssertEqual(violations.map(\.qualifiedMember), ["Counter.increment()"], "run \(run)")
+        }
+    }
+
     func testViolationAssertionFailsAtTheAssertionWhenThereIsNone() {
         let line = #line + 2
         let failures = expectFailures {

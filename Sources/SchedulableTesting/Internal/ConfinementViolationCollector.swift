@@ -35,6 +35,10 @@ package final class ConfinementViolationCollector: ConfinementViolationHandler {
     /// Reports a violation that arrived after the scope ended (or that the scope will not report).
     let reportLate: @Sendable (ConfinementViolation) -> Void
 
+    /// Whether the scope is a helper's body run directly in a test (no scope around it): then it also
+    /// claims the test's violations detected off every task while it runs (``RunningHelpers``).
+    private let claimsTheTestsOffTaskViolations: Bool
+
     private struct State: Sendable {
         var isRunning = true
         /// Each collected violation, with whether it was detected off the scope's own task.
@@ -52,9 +56,11 @@ package final class ConfinementViolationCollector: ConfinementViolationHandler {
     ///
     /// - Parameters:
     ///   - scopeDescription: Names the scope in notes.
+    ///   - isHelper: Whether the scope is a helper's body (not a test's own scope).
     ///   - reportLate: Reports violations that arrive after ``finish()``.
     package init(
         scopeDescription: String,
+        isHelper: Bool = false,
         reportLate: @escaping @Sendable (ConfinementViolation) -> Void
     ) {
         self.scopeDescription = scopeDescription
@@ -62,7 +68,9 @@ package final class ConfinementViolationCollector: ConfinementViolationHandler {
         self.test = AutomaticTestReporting.current
         self.testCase = TestCaseKey.current
         self.reportLate = reportLate
+        claimsTheTestsOffTaskViolations = isHelper && parent == nil && test != nil
         parent?.state.withLock { $0.activeChildren.append(self) }
+        if claimsTheTestsOffTaskViolations, let test { RunningHelpers.started(self, in: test) }
     }
 
     /// Whether the scope is still running.
@@ -108,6 +116,7 @@ package final class ConfinementViolationCollector: ConfinementViolationHandler {
             return state.collected
         }
         parent?.state.withLock { $0.activeChildren.removeAll { $0 === self } }
+        if claimsTheTestsOffTaskViolations, let test { RunningHelpers.finished(self, in: test) }
         return collected
     }
 

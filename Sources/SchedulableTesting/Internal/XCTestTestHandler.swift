@@ -54,6 +54,10 @@ final class XCTestTestHandler: AutomaticTestHandler {
         // A note reports nothing wrong, and XCTest has no issue that fails nothing: it stays out of
         // the test's output (collect it with withConfinementViolationHandler to look at it).
         if violation.tier == .note { return }
+        // A helper running in this test claims what reaches the test off every task (RunningHelpers).
+        if let helper = RunningHelpers.claimant(for: self) {
+            return helper.receive(violation, allowsDelegation: true)
+        }
         // The process stops after this handler: XCTest will print neither the failure nor its summary.
         if violation.tier == .precondition {
             StandardError.write(AlwaysOnTierNote.text(for: violation, in: "test \(testName)"))
