@@ -1,8 +1,8 @@
 // swift-tools-version: 6.1
 //
 // The benchmarks are their own package so the library itself stays free of dependencies: only this
-// package pulls in ordo-one/benchmark (the runner) and swift-nio (for comparison, behind the default
-// NIOComparison trait).
+// package pulls in ordo-one/benchmark (the runner) and swift-nio (for comparison, behind the
+// NIOComparison trait, which only scripts/benchmarks.sh turns on).
 
 import PackageDescription
 
@@ -16,9 +16,8 @@ let package = Package(
         ),
         .trait(
             name: "NIOComparison",
-            description: "Build the swift-nio comparison rows (NIOLoopBound, EventLoop hops). On by default; CI's ChecksOn and -Onone builds leave it out, since their rows compare the library with itself."
+            description: "Build the swift-nio comparison rows (NIOLoopBound, EventLoop hops) for the published tables: scripts/benchmarks.sh turns it on in a build of its own (.build-nio). Off by default, so CI's builds, whose thresholds are about the library, do not compile swift-nio."
         ),
-        .default(enabledTraits: ["NIOComparison"]),
         .trait(
             name: "PlainWorkload",
             description: "Build the Workload executable with plain stored properties instead of @Confined ones (WORKLOAD_PLAIN): the same program without the checks."

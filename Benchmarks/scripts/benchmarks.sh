@@ -9,11 +9,15 @@
 #   Benchmarks/scripts/benchmarks.sh            # full run: two release builds, both suites, callgrind
 #   Benchmarks/scripts/benchmarks.sh --no-instructions   # skip valgrind
 #
-# Two builds are needed because a package cannot depend on the library twice with different traits:
-#   .build         the library as users ship it (-O, debug tier compiled out)
+# Two release builds of the benchmarks are needed because a package cannot depend on the library twice
+# with different traits:
+#   .build-nio     the library as users ship it (-O, debug tier compiled out), with the swift-nio
+#                  comparison rows (this package's NIOComparison trait; a folder of its own, so CI's
+#                  release build in .build, which has no swift-nio, is not recompiled by this script)
 #   .build-checks  the same benchmarks with this package's ChecksOn trait, which turns on the
 #                  library's ReleaseChecks trait (`swift package --traits ChecksOn ...`)
-# Raw exports are kept in .build/benchmark-results/ for inspection.
+# The workload (scripts/workload.sh) and the -Onone rows use CI's builds in .build (only the library
+# and one small target for the workload). Raw exports are kept in .build/benchmark-results/.
 set -euo pipefail
 script="$(cd "$(dirname "$0")" && pwd)/$(basename "$0")"
 cd "$(dirname "$0")/.."
@@ -29,9 +33,10 @@ done
 
 results=.build/benchmark-results
 mkdir -p "$results"
+nio=(--traits NIOComparison --scratch-path .build-nio)
 
-echo "== release build: CheckCost + SchedulerHops" >&2
-swift package --disable-sandbox benchmark --no-progress --format influx --path stdout \
+echo "== release build (+ swift-nio rows): CheckCost + SchedulerHops" >&2
+swift package "${nio[@]}" --disable-sandbox benchmark --no-progress --format influx --path stdout \
     | grep -v -E '^\[[0-9]+/[0-9]+\]|^Build|^Building|^Note:|^Warning|Warning:' > "$results/release.influx" || true
 
 echo "== release build + ChecksOn trait: CheckCost" >&2
@@ -41,13 +46,13 @@ swift package --traits ChecksOn --scratch-path .build-checks --disable-sandbox b
 
 # --disable-sandbox as the benchmark plugin's builds have it (check-malloc-thresholds.sh): SwiftPM passes it
 # to the compiler, and a build with other flags than the one before compiles every module again.
-swift build --disable-sandbox -c release --product KernelRunner >/dev/null
+swift build --disable-sandbox -c release "${nio[@]}" --product KernelRunner >/dev/null
 swift build --disable-sandbox -c release --traits ChecksOn --scratch-path .build-checks --product KernelRunner >/dev/null
-.build/release/KernelRunner bytes > "$results/bytes-release.tsv"
+.build-nio/release/KernelRunner bytes > "$results/bytes-release.tsv"
 .build-checks/release/KernelRunner bytes > "$results/bytes-checks.tsv"
 echo "== debug build (-Onone): the checked accessor against the same accessor unchecked" >&2
-# -Onone rows compare the library with itself: no swift-nio (its default trait) in this build.
-swift build --disable-default-traits --product KernelRunner >/dev/null
+# -Onone rows compare the library with itself: no swift-nio in this build (check-instructions.sh's).
+swift build --product KernelRunner >/dev/null
 for kernel in plain uncheckedAccessor confined assertIsolated dispatchPrecondition; do
     .build/debug/KernelRunner time "$kernel" 2000000
 done > "$results/debug-ns.tsv"
@@ -67,7 +72,7 @@ extra=(--bytes-release "$results/bytes-release.tsv" --bytes-checks "$results/byt
     --debug-ns "$results/debug-ns.tsv" --workload "$results/workload.md")
 if [ "$instructions" = 1 ]; then
     echo "== instructions per access (callgrind)" >&2
-    scripts/instructions.sh .build/release/KernelRunner > "$results/instructions-release.tsv"
+    scripts/instructions.sh .build-nio/release/KernelRunner > "$results/instructions-release.tsv"
     scripts/instructions.sh .build-checks/release/KernelRunner > "$results/instructions-checks.tsv"
     extra+=(--instr-release "$results/instructions-release.tsv" --instr-checks "$results/instructions-checks.tsv"
         --instr-debug "$results/instructions-debug.tsv" --readme README.md)

@@ -13,8 +13,7 @@ cd "$(dirname "$0")/.."
 # to the compiler, and a build with other flags than the one before compiles every module again.
 swift build --disable-sandbox -c release --product KernelRunner >/dev/null
 swift build --disable-sandbox -c release --traits ChecksOn --scratch-path .build-checks --product KernelRunner >/dev/null
-# -Onone rows compare the library with itself: no swift-nio (its default trait) in this build.
-swift build --disable-default-traits --product KernelRunner >/dev/null
+swift build --product KernelRunner >/dev/null
 results=.build/instruction-results
 mkdir -p "$results"
 # The three builds are counted side by side: callgrind runs one thread of its own, and a count does

@@ -25,7 +25,7 @@ while [ $# -gt 0 ]; do
     esac
 done
 
-swift build --disable-default-traits --product Workload >/dev/null
+swift build --product Workload >/dev/null
 swift build --traits PlainWorkload --scratch-path .build-plain --product Workload >/dev/null
 # --disable-sandbox as the benchmark plugin's builds have it (check-malloc-thresholds.sh): SwiftPM passes it
 # to the compiler, and a build with other flags than the one before compiles every module again.
