@@ -13,8 +13,8 @@ import Darwin
 /// and write it, so that the thread that violated pays for the capture and an append to a queue only.
 ///
 /// Invariants:
-/// - Entries are written one at a time, in the order they were handed over: the order the handlers
-///   decided them in, which is the order of the violations they counted.
+/// - Entries are written one at a time, in the order they were handed over (the order the handlers
+///   decided them in).
 /// - Nothing is dropped. At most ``capacity`` entries wait; a thread that finds the queue full waits
 ///   for room, so a storm of new sites slows the violating threads down instead of growing memory.
 /// - ``flush()`` returns once everything handed over before it was written. Every path that stops the
@@ -38,8 +38,8 @@ package enum ReportWriter {
     package static let isDefaultInThisProcess = PlatformInternals.testFrameworksLoaded == 0
 
     private final class State: @unchecked Sendable {
-        // @unchecked: every stored property is touched with `mutex` held, but `mutex`, the conditions
-        // and the thread's own `isWriter` check, which reads `writer` with the mutex held too.
+        // @unchecked: the variables below are read and written only with `mutex` held; the mutex and
+        // the conditions are made to be shared between threads.
         let mutex = PlatformMutex()
         /// Signalled when a job is added: the writer waits on it.
         let hasWork = PlatformCondition()
