@@ -103,7 +103,7 @@ struct ReportWriterTests {
     }
 
     /// In a process where a test framework is loaded, handlers write on the violating thread: a test
-    /// reads the output at once, and an exit test's child ends without running exit handlers.
+    /// reads the output at once, and what an exit test's child writes after its body is not captured.
     @Test func inATestProcessHandlersWriteOnTheViolatingThread() {
         #expect(!ReportWriter.isDefaultInThisProcess)
         let lines = LockedList<String>()
@@ -181,3 +181,4 @@ private func bootstrapWriterOnItsThread(_ policy: String) {
         raisesRuntimeIssues: false, writesOnReportingThread: true
     ))
 }
+

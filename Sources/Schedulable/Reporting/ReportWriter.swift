@@ -32,9 +32,10 @@ package enum ReportWriter {
 
     /// Whether the printing handlers write on the reporting thread in this process by default: not
     /// where a test framework (Swift Testing, XCTest) is loaded. A test reads what a handler printed as
-    /// soon as the violation returns, and the child process of an exit test ends without running exit
-    /// handlers, so a report still waiting there would be lost; in a test, a report being there matters
-    /// more than what it costs.
+    /// soon as the violation returns, and the parent of an exit test's child does not capture what the
+    /// child writes to standard error once its body has returned (its exit handlers run, but measured
+    /// here, their output is not in the result), so a report still waiting there would be lost; in a
+    /// test, a report being there matters more than what it costs.
     package static let isDefaultInThisProcess = PlatformInternals.testFrameworksLoaded == 0
 
     private final class State: @unchecked Sendable {
