@@ -152,6 +152,27 @@ struct InlinedCallSitesTests {
         #endif
     }
 
+    /// The shape of `Reproducers/RuntimeNestedInlinedCalls`, where the `Runtime` module drops the
+    /// inlined frame: a call made in an inlined function after a call nested in it has ended. The
+    /// stack names the inlined function at the capture's line and its caller at the call's line.
+    /// Whether the module alone misses this address depends on the whole binary's layout (in the
+    /// release + ReleaseChecks build of this change it did not); the synthetic image above is the case
+    /// that does not depend on it.
+    @Test func aCallAfterANestedInlinedCallKeepsBothLines() throws {
+        let (stack, outerLine, callerLine) = callerOfNestedInlinedCalls()
+        let frames = stack.frames()
+        let caller = try #require(frames.first { !$0.isInlined && $0.name?.contains("callerOfNestedInlinedCalls") == true })
+        #expect(caller.path == #filePath)
+        #expect(caller.line == callerLine)
+        let outer = try #require(frames.first { $0.name?.contains("outerWithANestedCall") == true })
+        #expect(outer.path == #filePath)
+        #expect(outer.line == outerLine)
+        #if !SCHEDULABLE_DEBUG_BUILD
+        #expect(outer.isInlined)
+        #expect(outer.address == caller.address)
+        #endif
+    }
+
     // MARK: Helpers
 
     static let executablePath: String? = {
@@ -207,6 +228,31 @@ private func captureInlined() -> CallStack {
 @inline(never)
 private func callerOfAnInlinedCapture() -> (CallStack, line: Int) {
     let stack = captureInlined(); return (stack, #line)
+}
+
+nonisolated(unsafe) private var nestedCallsWork = 0
+
+/// Not inlined, with an effect the optimizer keeps: the calls around the nested inlined call.
+@inline(never)
+private func nestedCallsStep(_ value: Int) { nestedCallsWork &+= value }
+
+@inline(__always)
+private func nestedInlinedCall() { nestedCallsStep(2) }
+
+@inline(__always)
+private func outerWithANestedCall() -> (CallStack, line: Int) {
+    nestedCallsStep(1)
+    nestedInlinedCall()
+    let stack = CallStack.capture(limit: 16); let line = #line
+    nestedCallsStep(3)
+    return (stack, line)
+}
+
+@inline(never)
+private func callerOfNestedInlinedCalls() -> (CallStack, outerLine: Int, callerLine: Int) {
+    let (stack, line) = outerWithANestedCall(); let callerLine = #line
+    nestedCallsStep(4)
+    return (stack, line, callerLine)
 }
 
 /// A deterministic generator for the garbage bytes.
