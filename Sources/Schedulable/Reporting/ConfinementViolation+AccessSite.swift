@@ -94,11 +94,12 @@ extension ConfinementViolation {
         }
     }
 
-    /// Whether ``accessSiteKey`` is known without symbolicating anything: no stack, a site set by code,
-    /// or a stack seen before (the printing handlers leave a new one to the reporting thread).
-    package var accessSiteKeyIsKnown: Bool {
-        guard case .captured(let capture) = access else { return true }
-        return capture.keyIsKnown
+    /// ``accessSiteKey`` where it is known without symbolicating anything (no stack, a site set by code,
+    /// or a stack seen before), else `nil`: the printing handlers leave a new stack to the reporting
+    /// thread.
+    package var knownAccessSiteKey: AnyHashable?? {
+        guard case .captured(let capture) = access else { return .some(accessSiteKey) }
+        return capture.knownKey.map { $0.map(AnyHashable.init) }
     }
 
     /// Captures the calling thread's stack as this violation's access site (return addresses only; see
@@ -199,16 +200,15 @@ final class CapturedAccess: Sendable {
     /// bad call sites. Storm control asks it of every violation, so a stack seen before (the same return
     /// addresses, the same property) is answered from ``SiteKeys`` without building any frame.
     var key: UInt? {
-        let addresses = stack.addresses
-        if let known = SiteKeys.key(for: addresses, property: property) { return known }
+        if let known = knownKey { return known }
         let key = resolved.key
-        SiteKeys.store(key, for: addresses, property: property)
+        SiteKeys.store(key, for: stack.addresses, property: property)
         return key
     }
 
-    /// Whether ``key`` answers without symbolicating: the stack was seen before.
-    var keyIsKnown: Bool {
-        SiteKeys.key(for: stack.addresses, property: property) != nil
+    /// ``key`` where it answers without symbolicating (the stack was seen before), else `nil`.
+    var knownKey: UInt?? {
+        SiteKeys.key(for: stack.addresses, property: property)
     }
 
     /// The access site and the stack from it, symbolicated with source locations.

@@ -55,20 +55,19 @@ public final class LogViolationHandler: ConfinementViolationHandler {
     ///
     /// - Parameter violation: What happened.
     public func handle(_ violation: ConfinementViolation) {
-        // Counting needs the access site, and a stack not seen before is symbolicated to find it: the
-        // violating thread leaves that, with the rest of the decision, to the reporting thread.
-        guard writesOnReportingThread, !violation.accessSiteKeyIsKnown else {
-            return count(violation, raisingRuntimeIssue: raisesRuntimeIssues)
+        // Counting needs the access site, and a stack not seen before is symbolicated to find it.
+        ReportWriter.decide(
+            about: violation, onReportingThread: writesOnReportingThread, raising: raisesRuntimeIssues
+        ) { accessSite, raising in
+            self.count(violation, at: accessSite, raisingRuntimeIssue: raising)
         }
-        if raisesRuntimeIssues { PlatformInternals.raiseRuntimeIssue(violation.runtimeIssueLine) }
-        ReportWriter.write { self.count(violation, raisingRuntimeIssue: false) }
     }
 
-    private func count(_ violation: ConfinementViolation, raisingRuntimeIssue: Bool) {
+    private func count(_ violation: ConfinementViolation, at accessSite: AnyHashable?, raisingRuntimeIssue: Bool) {
         let key = Key(
             kind: violation.kind, member: violation.qualifiedMember,
             callSite: violation.tier == .note ? violation.callSite : nil,
-            accessSite: violation.accessSiteKey
+            accessSite: accessSite
         )
         let count = counts.withLock { counts -> Int in
             counts[key, default: 0] += 1

@@ -134,20 +134,20 @@ public final class PolicyViolationHandler: ConfinementViolationHandler {
             output(violation.description + "\n")
             fatalError(violation.trapMessage)
         case .observe, .warnOnce, .warn, .failTest:
-            // Counting needs the access site, and a stack not seen before is symbolicated to find it:
-            // the violating thread leaves that, with the rest of the decision, to the reporting thread.
-            guard writesOnReportingThread, !violation.accessSiteKeyIsKnown else {
-                return count(violation, at: level, raisingRuntimeIssue: true)
+            // Counting needs the access site, and a stack not seen before is symbolicated to find it.
+            ReportWriter.decide(
+                about: violation, onReportingThread: writesOnReportingThread, raising: raisesRuntimeIssues
+            ) { accessSite, raising in
+                self.count(violation, at: accessSite, level: level, raising: raising)
             }
-            raiseRuntimeIssue(for: violation)
-            ReportWriter.write { self.count(violation, at: level, raisingRuntimeIssue: false) }
         }
     }
 
     /// Counts `violation` at its site and hands what its count calls for to the reporting thread.
-    private func count(_ violation: ConfinementViolation, at level: ConfinementLevel, raisingRuntimeIssue: Bool) {
-        let raising = raisingRuntimeIssue && raisesRuntimeIssues
-        let count = record(violation)
+    private func count(
+        _ violation: ConfinementViolation, at accessSite: AnyHashable?, level: ConfinementLevel, raising: Bool
+    ) {
+        let count = record(violation, at: accessSite)
         guard level == .warn || level == .failTest else {
             // `observe` and `warn-once`: only a use outside the owner is an observation; anything else
             // is still said, once.
@@ -185,10 +185,11 @@ public final class PolicyViolationHandler: ConfinementViolationHandler {
         if raisesRuntimeIssues { PlatformInternals.raiseRuntimeIssue(violation.runtimeIssueLine) }
     }
 
-    /// Counts `violation` at its site and returns the site's count so far.
-    private func record(_ violation: ConfinementViolation) -> Int {
+    /// Counts `violation` at its site (its member, call site and the access site's key) and returns the
+    /// site's count so far.
+    private func record(_ violation: ConfinementViolation, at accessSite: AnyHashable?) -> Int {
         let site = Site(
-            member: violation.qualifiedMember, place: violation.callSite, accessSite: violation.accessSiteKey,
+            member: violation.qualifiedMember, place: violation.callSite, accessSite: accessSite,
             isNote: violation.tier == .note
         )
         return counts.withLock { counts -> Int in

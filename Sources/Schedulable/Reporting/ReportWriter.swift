@@ -83,6 +83,27 @@ package enum ReportWriter {
         state.mutex.unlock()
     }
 
+    /// Runs a printing handler's decision about `violation` (count it at its access site, then hand over
+    /// what the count calls for): here where the access site's key is known without symbols or
+    /// `onReportingThread` is false, else on the reporting thread, so that the violating thread never
+    /// symbolicates. A deferred decision's runtime issue is raised here, on the violating thread, whose
+    /// stack Xcode shows with it.
+    ///
+    /// - Parameters:
+    ///   - violation: What happened.
+    ///   - onReportingThread: Whether the handler's entries are written on the reporting thread.
+    ///   - raising: Whether the handler raises runtime issues.
+    ///   - decide: Takes the access site's key and whether it is still to raise the runtime issue.
+    package static func decide(
+        about violation: ConfinementViolation, onReportingThread: Bool, raising: Bool,
+        _ decide: @escaping @Sendable (_ accessSite: AnyHashable?, _ raising: Bool) -> Void
+    ) {
+        guard onReportingThread else { return decide(violation.accessSiteKey, raising) }
+        if let known = violation.knownAccessSiteKey { return decide(known, raising) }
+        if raising { PlatformInternals.raiseRuntimeIssue(violation.runtimeIssueLine) }
+        write { decide(violation.accessSiteKey, false) }
+    }
+
     /// Waits until every job handed over before this call has run. Called on the reporting thread
     /// itself, or before any job was handed over, it returns at once.
     package static func flush() {
