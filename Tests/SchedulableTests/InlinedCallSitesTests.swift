@@ -152,7 +152,7 @@ struct InlinedCallSitesTests {
         #endif
     }
 
-    /// The shape of `Reproducers/RuntimeNestedInlinedCalls`, where the `Runtime` module drops the
+    /// The shape of case 1 of `Reproducers/RuntimeInlinedFrames`, where the `Runtime` module drops the
     /// inlined frame: a call made in an inlined function after a call nested in it has ended. The
     /// stack names the inlined function at the capture's line and its caller at the call's line.
     /// Whether the module alone misses this address depends on the whole binary's layout (in the

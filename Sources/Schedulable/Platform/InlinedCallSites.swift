@@ -20,8 +20,8 @@ import Musl
 /// the `DW_TAG_inlined_subroutine` entries whose ranges contain the address, outermost first.
 ///
 /// `SCHEDULABLE_DISABLE_DWARF_READER` switches it off: stacks then keep the `Runtime`'s inlined frames.
-/// `Reproducers/RuntimeNestedInlinedCalls` shows the module's miss in one small program, ready to file
-/// upstream; CI fails once a toolchain no longer shows it, so that this reader is measured again.
+/// `Reproducers/RuntimeInlinedFrames` shows both misses in small libraries, ready to file upstream; CI
+/// fails once a toolchain no longer shows them, so that this reader is measured again.
 ///
 /// DWARF 5 units are skipped (answer `nil`, and `CallStack` keeps the `Runtime`'s frames): Swift 6.3
 /// emits DWARF 4 for Swift code on Linux (`llvm-dwarfdump --debug-info`: 927 units of version 4 in the
