@@ -61,12 +61,18 @@ extension ConfinementRecord {
     }
 
     /// Binds the object to `newOwner` (or detaches it), ending any construction window (call under
-    /// the stripe); the debug tier records the change as `event` in the history.
-    func bind(to newOwner: ExecutionContext?, at site: PackedCodeLocation, event: OwnershipEventKind) {
-        recordOwnershipEvent(event, newOwner: newOwner, at: site)
+    /// the stripe); the debug tier records the change as `event` in the history, and `access`, the
+    /// legitimate access that made it, if any.
+    func bind(
+        to newOwner: ExecutionContext?, at site: PackedCodeLocation, event: OwnershipEventKind,
+        access: ConfinedMemberReference? = nil
+    ) {
+        recordOwnershipEvent(event, newOwner: newOwner, at: site, access: access)
         _owner = newOwner
         _boundAt = newOwner == nil ? .none : site
-        publish(newOwner.map { observedAt != nil ? .observing : .bound(to: $0, needsResolution: needsResolution) } ?? .detached)
+        guard let newOwner else { return publish(.detached) }
+        // An observed record never settles (TM "Observing"); `extras` is `nil` for most records.
+        publish(extras?.observedAt == nil ? .bound(to: newOwner, needsResolution: needsResolution) : .observing)
     }
 
     /// Whether the options leave `member` unchecked (call under the stripe; the verdict's rules 6 and 11). Property entries not yet

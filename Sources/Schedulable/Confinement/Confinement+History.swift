@@ -8,9 +8,14 @@
 /// instructions, and the legitimate slow path of a settled record stays lock-free and allocation-free.
 /// In release builds without the debug tier these functions are empty.
 extension ConfinementRecord {
-    /// Records an ownership event, before the binding changes (call under the stripe).
+    /// Records an ownership event, before the binding changes (call under the stripe), and, when the
+    /// event is made by a legitimate access (`access`), that access too, with the same stamp: one
+    /// "where am I" for both.
     @inline(__always)
-    func recordOwnershipEvent(_ kind: OwnershipEventKind, newOwner: ExecutionContext?, at site: PackedCodeLocation) {
+    func recordOwnershipEvent(
+        _ kind: OwnershipEventKind, newOwner: ExecutionContext?, at site: PackedCodeLocation,
+        access: ConfinedMemberReference? = nil
+    ) {
         #if SCHEDULABLE_CHECKS
         let log: OwnershipLog
         if let existing = _history {
@@ -21,7 +26,9 @@ extension ConfinementRecord {
             log = OwnershipLog(createdAt: _boundAt, createdOn: _createdOn)
             _history = log
         }
-        log.record(OwnershipLog.Event(kind: kind, newOwner: newOwner, site: site, madeOn: .current))
+        let stamp = ExecutionStamp.current
+        log.record(OwnershipLog.Event(kind: kind, newOwner: newOwner, site: site, madeOn: stamp))
+        if let access { log.lastLegitimateAccess = OwnershipLog.Access(member: access, madeOn: stamp) }
         #endif
     }
 

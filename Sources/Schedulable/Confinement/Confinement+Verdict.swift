@@ -41,8 +41,11 @@ extension ConfinementRecord: VerdictRecord {
     package var isInConstructionWindowHere: Bool { state.isOnConstructingThread }
 
     package func bindByFirstUse(to context: ExecutionContext, member: ConfinedMemberReference) {
+        #if SCHEDULABLE_CHECKS
+        bind(to: context, at: member.bindSite ?? .none, event: .boundByFirstUse, access: member)
+        #else
         bind(to: context, at: member.bindSite ?? .none, event: .boundByFirstUse)
-        recordLegitimateAccess(member)
+        #endif
     }
 
     package func endWindowOnOwnersUse(_ owner: ExecutionContext) {
@@ -54,15 +57,20 @@ extension ConfinementRecord: VerdictRecord {
     }
 
     package func transfer(to newOwner: ExecutionContext?, member: ConfinedMemberReference) {
-        bind(to: newOwner, at: member.bindSite ?? .none, event: newOwner == nil ? .detach : .handOff)
+        let event: OwnershipEventKind = newOwner == nil ? .detach : .handOff
         // A transfer's member is `handOff(to:)` or `detach()`, a method: rebuilt from its trivial parts
         // rather than copied, which would go through the enum's value witness on every transfer (the
-        // `handOffRoundTrip` threshold holds it).
+        // `handOffRoundTrip` threshold holds it). One stamp for the event and the access; without the
+        // debug tier there is no history, and nothing to pass.
+        #if SCHEDULABLE_CHECKS
         if case .method(let name, let callSite) = member {
-            recordLegitimateAccess(.method(name, callSite: callSite))
+            bind(to: newOwner, at: member.bindSite ?? .none, event: event, access: .method(name, callSite: callSite))
         } else {
-            recordLegitimateAccess(member)
+            bind(to: newOwner, at: member.bindSite ?? .none, event: event, access: member)
         }
+        #else
+        bind(to: newOwner, at: member.bindSite ?? .none, event: event)
+        #endif
     }
 
     package var observedAt: CodeLocation? { extras?.observedAt }

@@ -9,7 +9,7 @@ extension CurrentExecution {
         case .frame(let context, _), .queue(let context):
             return context.description + " (\(threadDescription))"
         case .rawQueue(let label):
-            return "queue \"\(label)\" (\(csched_is_main_thread() ? "main thread" : threadDescription))"
+            return "queue \"\(String(cString: label))\" (\(csched_is_main_thread() ? "main thread" : threadDescription))"
         case .mainThread:
             return "main thread"
         case .thread:

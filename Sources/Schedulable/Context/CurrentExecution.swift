@@ -17,8 +17,9 @@ package enum ExecutionLayer {
     /// `queue.sync {}`, a queue targeting it — or main-queue work that `dispatchMain()` drains on a worker.
     case queue(ExecutionContext)
     /// A serial dispatch queue with no library identity whose work runs here (raw work, a raw
-    /// `queue.sync {}`), known by its label only. Observation's answer; nothing is owned by it.
-    case rawQueue(label: String)
+    /// `queue.sync {}`), known by its label only (libdispatch's pointer, valid while the queue's work
+    /// runs: read it at once). Observation's answer; nothing is owned by it.
+    case rawQueue(label: UnsafePointer<CChar>)
     /// The calling thread itself, by its never-reused unique id.
     case thread(id: UInt)
 }
@@ -91,21 +92,32 @@ package enum CurrentExecution {
     ///
     /// - Parameter framed: Whether the frames are part of the walk (`false`: judge as if none).
     private static func enteredQueue(framed: Bool) -> ExecutionLayer? {
-        let top: ExecutionContext? = framed
-            ? csched_top_frame()?.pointee.context.map { Unmanaged<ExecutionContext>.fromOpaque($0).takeUnretainedValue() }
-            : nil
-        if let context = libraryQueueContext() {
-            return context.kind == .main || context === top ? nil : .queue(context)
+        // The top frame's context, unretained: it is alive while its work runs, and this thread runs it.
+        let top = framed ? csched_top_frame()?.pointee.context : nil
+        let label = csched_current_queue_label()
+        // The common case first, with no queue-specific read: the innermost frame's own queue runs
+        // (two queues share a label pointer only when made from one C literal: the frame then answers
+        // for both, which no check depends on — declared owners ask every layer).
+        if let top, Unmanaged<ExecutionContext>.fromOpaque(top)._withUnsafeGuaranteedRef({ $0.queueLabelAddress == label }) {
+            return nil
         }
-        if top?.kind == .custom { return nil }
-        guard let label = nonRootQueueLabel, label != mainQueueLabel, !PlatformInternals.runningOnPool else { return nil }
+        // Kind 2 is "another queue's work" by the label conventions: not a plain thread, not a pool
+        // (and every label is a pool's while they are unconfirmed).
+        guard csched_label_kind_of(label) == 2, label != mainQueueLabelAddress else { return nil }
+        if let context = libraryQueueContext() {
+            return context.kind == .main || UnsafeRawPointer(Unmanaged.passUnretained(context).toOpaque()) == top ? nil : .queue(context)
+        }
+        if let top, Unmanaged<ExecutionContext>.fromOpaque(top)._withUnsafeGuaranteedRef({ $0.kind == .custom }) { return nil }
         return .rawQueue(label: label)
     }
 
-    /// libdispatch's label of the main queue.
-    static let mainQueueLabel = "com.apple.main-thread"
+    /// libdispatch's label pointer of the main queue (a static queue: one pointer for the process).
+    // nonisolated(unsafe): written once by the lazy initializer, an immutable address after.
+    private nonisolated(unsafe) static let mainQueueLabelAddress: UnsafePointer<CChar>? =
+        PlatformInternals.queueAddress(of: .main).flatMap(csched_dispatch_queue_label)
 
-    /// The innermost layer: the top frame, else the main thread, else a library queue, else the thread.
+    /// The innermost layer: a serial queue entered after the innermost frame, else the top frame, else
+    /// the main thread, else a library queue, else the thread.
     package static var innermost: ExecutionLayer {
         first { _ in true }!
     }
@@ -183,7 +195,7 @@ package enum CurrentExecution {
     /// thread outside any task.
     package static var observingContext: ExecutionContext? {
         switch innermost {
-        case .rawQueue(let label): return .observedRawQueue(label: label)
+        case .rawQueue(let label): return .observedRawQueue(label: String(cString: label))
         case let layer: return context(of: layer)
         }
     }
@@ -197,7 +209,7 @@ package enum CurrentExecution {
             csched_adopt_main_context()
             return .main
         case .rawQueue(let label):
-            return .observedRawQueue(label: label)
+            return .observedRawQueue(label: String(cString: label))
         case .thread:
             return PlatformInternals.runningOnPool ? nil : threadContext()
         }

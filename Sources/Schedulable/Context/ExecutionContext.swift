@@ -61,6 +61,12 @@ public final class ExecutionContext: Sendable, CustomStringConvertible {
     /// the queue's variable.
     package let isRawQueue: Bool
 
+    /// libdispatch's own label pointer of ``queue``, for one cheap question of the resolver: is the
+    /// queue whose work runs now this context's (`dispatch_queue_get_label(NULL)` gives the running
+    /// queue's pointer)? Valid while the queue lives, which it does while its work runs; `nil` for a
+    /// context without a queue, or where the queue's address cannot be read.
+    package nonisolated(unsafe) let queueLabelAddress: UnsafePointer<CChar>?
+
     package init(
         label: String, parent: ExecutionContext?, kind: Kind, id: UInt, queue: DispatchQueue? = nil, isRawQueue: Bool = false
     ) {
@@ -70,6 +76,7 @@ public final class ExecutionContext: Sendable, CustomStringConvertible {
         self.id = id
         self.queue = queue
         self.isRawQueue = isRawQueue
+        self.queueLabelAddress = queue.flatMap(PlatformInternals.queueAddress(of:)).flatMap(csched_dispatch_queue_label)
     }
 
     /// The main thread's context (also the context of `DispatchQueue.main` work).

@@ -68,7 +68,7 @@ extension CurrentExecution {
         case .frame(let context, _), .queue(let context):
             return ObservedContext(context)
         case .rawQueue(let label):
-            return ObservedContext(kind: .queue, label: label)
+            return ObservedContext(kind: .queue, label: String(cString: label))
         case .mainThread:
             return ObservedContext(kind: .main, label: "main thread")
         case .thread(let id):

@@ -50,7 +50,7 @@ extension ConfinementViolation.Intruder {
         case .queue(let context):
             intruder.context = context.description
         case .rawQueue(let label):
-            intruder.context = "queue \"\(label)\""
+            intruder.context = "queue \"\(String(cString: label))\""
         case .mainThread, .thread:
             break
         }
