@@ -79,11 +79,13 @@ struct QueueOwnerTests {
     @Test func namingANewQueueFromTwoThreadsAtOnceGivesOneOwner() {
         for index in 0..<Self.repetitions {
             let queue = DispatchQueue(label: "test.raw-owner.race.\(index)")
-            nonisolated(unsafe) var owners: [ExecutionContext?] = [nil, nil]
+            // A slot each: the two writes touch different memory, and concurrentPerform's return is
+            // the happens-before edge for the reads below.
+            let owners = [ResultSlot<ExecutionContext>(), ResultSlot<ExecutionContext>()]
             DispatchQueue.concurrentPerform(iterations: 2) { slot in
-                owners[slot] = Confinement(owner: queue).owner
+                owners[slot].value = Confinement(owner: queue).owner
             }
-            #expect(owners[0] != nil && owners[0] === owners[1])
+            #expect(owners[0].value != nil && owners[0].value === owners[1].value)
         }
     }
 
