@@ -21,7 +21,7 @@ import Darwin
 ///   no progress for a while (`CSCHED_REPORT_WAIT_IDLE_MS`): an output that never returns cannot turn
 ///   a trap or an exit into a hang, and what it kept from being written is said, not lost silently.
 ///   Every path that stops the process after a report flushes first: the library's traps, a normal
-///   exit (`atexit`), and a crash of any kind, the program's own included (the crash handler of
+///   exit (``ProcessExitHook``), and a crash of any kind, the program's own included (the crash handler of
 ///   `csched_trap_report.h`, installed when this thread starts, waits the same way and then gives the
 ///   signal to the action installed before it). So a report is never lost to what ends the process,
 ///   nor printed after the library's own trap message.
@@ -136,7 +136,7 @@ package enum ReportWriter {
         }
         csched_thread_detach(handle)
         // The writer takes the mutex before its first job: it cannot miss a signal sent now.
-        atexit { ReportWriter.flush() }
+        ProcessExitHook.add(.flushReports) { ReportWriter.flush() }
         // From now on a report can be waiting when the process crashes (switch TRAP_REPORT turns the
         // crash handler off; then a crash can lose what is waiting, as the switch's row says).
         PlatformInternals.installCrashHandler()
