@@ -28,9 +28,18 @@ let underThreadSanitizer: Bool = {
 func runMainProbe(
     _ arguments: [String], environment extra: [String] = [], backtracer: Bool = false
 ) throws -> ProgramOutcome {
-    // SwiftPM puts every product of the package in one folder: the test bundle's.
+    // SwiftPM and Xcode put every product of the package in one folder: the test bundle's.
+    #if os(Linux)
     let executable = try #require(readSymbolicLink("/proc/self/exe"))
     let folder = executable[..<executable.lastIndex(of: "/")!]
+    #else
+    // No procfs: the image of this code is the bundle's binary, `<products>/X.xctest/Contents/MacOS/X`.
+    var info = Dl_info()
+    try #require(dladdr(#dsohandle, &info) != 0 && info.dli_fname != nil)
+    let components = String(cString: info.dli_fname).split(separator: "/", omittingEmptySubsequences: false)
+    let bundle = try #require(components.firstIndex { $0.hasSuffix(".xctest") })
+    let folder = components[..<bundle].joined(separator: "/")
+    #endif
     let path = String(folder) + "/schedulable-main-probe"
     try #require(access(path, X_OK) == 0, "build the package first: \(path) is missing")
 

@@ -10,11 +10,13 @@ import CSchedulableContext
 /// thread's token, and what a legitimate slow path (raw work on the owner's queue, a branch of a
 /// tree owner, the main queue under `dispatchMain()`) checks without taking any lock.
 ///
-/// The encoding: context ids are below 2^62; a construction window is its epoch with the top bit set —
-/// a thread's or a library work item's epoch from `csched_open_construction_epoch` (below 2^61; bit 60
-/// marks a work item's), or a task's window (bit 61 set, the rest its window object's address, see
-/// ``TaskConstructionWindows``); the two remaining states are the two largest words. No thread token
-/// ever equals a non-settled word, so the fast path needs no branch on the state.
+/// The encoding, for a 64-bit word (a 32-bit word, arm64_32 watchOS or 32-bit Linux, has the same tags
+/// 32 bits lower: they are counted from the top, `UInt.bitWidth - n`): context ids are below 2^62; a
+/// construction window is its epoch with the top bit set — a thread's or a library work item's epoch
+/// from `csched_open_construction_epoch` (below 2^61; bit 60 marks a work item's), or a task's window
+/// (bit 61 set, the rest its window object's address, see ``TaskConstructionWindows``); the two
+/// remaining states are the two largest words. No thread token ever equals a non-settled word, so the
+/// fast path needs no branch on the state.
 struct ConfinementState: Equatable {
     let word: UInt
 
@@ -22,7 +24,8 @@ struct ConfinementState: Equatable {
     static let detached = ConfinementState(word: .max)
     /// Bound, window closed, property options still to be matched at the next legitimate use.
     static let unresolved = ConfinementState(word: .max - 1)
-    private static let constructingFlag: UInt = 1 << 63
+    /// The top bit (63 of a 64-bit word, 31 of a 32-bit one).
+    private static let constructingFlag: UInt = 1 << (UInt.bitWidth - 1)
 
     private init(word: UInt) { self.word = word }
 
@@ -57,10 +60,10 @@ struct ConfinementState: Equatable {
     /// The epoch of a task's window, when this is one (see ``TaskConstructionWindows``).
     ///
     /// One shift and a compare (it runs in every record's `deinit`): a task's window has bits 63 and
-    /// 61 set and bit 62 clear — epochs are below 2^62, and the two largest words (detached,
-    /// unresolved) have bit 62 set.
+    /// 61 set and bit 62 clear (31, 29 and 30 of a 32-bit word) — epochs are below 2^62, and the two
+    /// largest words (detached, unresolved) have bit 62 set.
     var taskWindowEpoch: UInt? {
-        word >> 61 == 0b101 ? word & ~Self.constructingFlag : nil
+        word >> (UInt.bitWidth - 3) == 0b101 ? word & ~Self.constructingFlag : nil
     }
 
     /// A construction window for a new record, or `nil` where there is none: the running library

@@ -81,14 +81,9 @@ final class XCTestTestHandler: AutomaticTestHandler {
             return []
         }
         for failure in GroupedFailure.grouping(held) {
-            let location = failure.location
-            testCase.recordFailure(
-                withDescription: failure.description(
-                    detectedElsewhere: "off the test's thread; recorded when the test method ended"
-                ),
-                inFile: location?.filePath ?? "<unknown>",
-                atLine: location?.line ?? 0,
-                expected: true
+            testCase.recordConfinementFailure(
+                failure.description(detectedElsewhere: "off the test's thread; recorded when the test method ended"),
+                at: failure.location
             )
         }
     }
