@@ -102,7 +102,7 @@ struct CrashReportTests {
                 ["crash", kind], environment: ["SCHEDULABLE_CONFINEMENT=warn", "SCHEDULABLE_CONFINEMENT_JSONL=\(path)"]
             )
             let line = try #require(accessLine(outcome.standardError))
-            let file = try #require(readWholeFile(path), "\(kind) run \(run): no file; stderr: \(outcome.standardError)")
+            let file = try #require(readSmallFile(path), "\(kind) run \(run): no file; stderr: \(outcome.standardError)")
             #expect(file.contains(#""qualifiedMember":"Settings.retries""#), "\(kind) run \(run): \(file)")
             #expect(file.contains(#""function":"touchFromElsewhere(_:)""#) && file.contains(#""line":\#(line),"#))
         }
@@ -139,19 +139,5 @@ struct CrashReportTests {
     private func accessLine(_ stderr: String) -> Int? {
         guard let start = stderr.range(of: "access line: ") else { return nil }
         return Int(stderr[start.upperBound...].prefix { $0.isNumber })
-    }
-
-    private func readWholeFile(_ path: String) -> String? {
-        let descriptor = open(path, O_RDONLY)
-        guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if count <= 0 { break }
-            bytes += buffer[..<count]
-        }
-        return String(decoding: bytes, as: UTF8.self)
     }
 }
