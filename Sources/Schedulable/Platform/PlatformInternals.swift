@@ -8,7 +8,7 @@ import Dispatch
 package enum PlatformInternals {
     /// The kill switches: setting `SCHEDULABLE_DISABLE_<name>` (any value) turns an internal off for the
     /// process. Read once per internal, before its first use. The C target reads the ones it uses
-    /// itself (`DISPATCH_READER`, `LABEL_CONVENTIONS`, `TASK_IDS`).
+    /// itself (`DISPATCH_READER`, `LABEL_CONVENTIONS`, `TASK_IDS`, `CPU_COUNTER`).
     package enum Switch: String, CaseIterable, Sendable {
         case dispatchReader = "DISPATCH_READER"
         case queueAddress = "QUEUE_ADDRESS"
@@ -22,6 +22,9 @@ package enum PlatformInternals {
         case propertyNames = "PROPERTY_NAMES"
         case runtimeBacktrace = "RUNTIME_BACKTRACE"
         case dwarfReader = "DWARF_READER"
+        /// Read by the C target when it is loaded (work.c): work items are stamped by clock reads
+        /// instead of the CPU's counter.
+        case cpuCounter = "CPU_COUNTER"
 
         /// The environment variable that turns the internal off.
         package var environmentVariable: String { "SCHEDULABLE_DISABLE_" + rawValue }
