@@ -20,8 +20,12 @@ bool csched_address_info(const void *address, const char **image, const char **s
     Dl_info info;
     if (dladdr(address, &info) == 0) return false;
     *image = info.dli_fname;
-    *symbol = info.dli_sname;
-    *symbol_start = (uintptr_t)info.dli_saddr;
+    // In a stripped Mach-O image the nearest exported symbol below most code is the image's own header
+    // (`_mh_execute_header`, `_mh_dylib_header`), which starts at the image base and names no
+    // function: no symbol, rather than a frame named after the header.
+    bool is_header = info.dli_saddr != NULL && info.dli_saddr == info.dli_fbase;
+    *symbol = is_header ? NULL : info.dli_sname;
+    *symbol_start = is_header ? 0 : (uintptr_t)info.dli_saddr;
     return true;
 }
 

@@ -215,9 +215,11 @@ int csched_queue_width(const void *queue) {
 }
 
 #else
+// Every function the header declares for all platforms has its stub here (.ci/check-apple checks it).
 bool csched_dispatch_reader_confirmed(void) { return false; }
 int csched_thread_holds_queue(const void *queue) { (void)queue; return -1; }
 int64_t csched_queue_drain_owner(const void *queue) { (void)queue; return -1; }
+bool csched_runs_main_queue_work(void) { return false; }  // as documented: no reader, no proof
 const void *csched_queue_target(const void *queue) { (void)queue; return NULL; }
 int csched_queue_width(const void *queue) { (void)queue; return -1; }
 bool csched_dispatch_width_layout_holds_at(size_t width_offset) { (void)width_offset; return false; }

@@ -5,20 +5,34 @@
 _Thread_local uintptr_t csched_tls_construction_epoch = 0;
 
 // Construction epochs have a counter of their own: they are drawn on object creation after a
-// hand-off, far more often than context ids, and 2^62 of them never run out.
+// hand-off, far more often than context ids; 2^60 of them never run out.
 static _Atomic uintptr_t csched_epoch_counter = 1;
 // The dispatch queue whose work the thread ran when it opened its epoch (its label's address, unique
 // per queue), so that a worker that moved on to another queue's work is in a new epoch.
 static _Thread_local const char *csched_tls_epoch_queue = NULL;
 
-#define CSCHED_FRAME_EPOCH ((uintptr_t)1 << 60)
+// The tags are counted from the top of the word, whatever its width (bit 60 of a 64-bit word, 28 of a
+// 32-bit one: arm64_32 watchOS, 32-bit Linux), below the task flag and the state flags of the Swift side.
+#define CSCHED_FRAME_EPOCH ((uintptr_t)1 << (sizeof(uintptr_t) * 8 - 4))
+
+// The next epoch, below the frame bit. A 32-bit word has 2^28 of them, which a long process can use
+// up: the counter then wraps (skipping 0, "no window") rather than run into the tag bits, and an epoch
+// is reused; a record still holding the old one could then pass as constructed by a new window's
+// thread (a missed report, never a false one). A 64-bit counter does not wrap in practice.
+static uintptr_t csched_next_epoch(void) {
+    uintptr_t epoch;
+    do {
+        epoch = atomic_fetch_add_explicit(&csched_epoch_counter, 1, memory_order_relaxed) & (CSCHED_FRAME_EPOCH - 1);
+    } while (epoch == 0);
+    return epoch;
+}
 
 uintptr_t csched_open_construction_epoch(void) {
     uintptr_t epoch = csched_tls_construction_epoch;
     csched_frame *top = (csched_frame *)csched_tls_top;   // the innermost frame is this very work's
     if (top != NULL) {
         if (epoch != 0 && top->construction_epoch == epoch) return epoch;
-        epoch = atomic_fetch_add_explicit(&csched_epoch_counter, 1, memory_order_relaxed) | CSCHED_FRAME_EPOCH;
+        epoch = csched_next_epoch() | CSCHED_FRAME_EPOCH;
         top->construction_epoch = epoch;
         csched_tls_construction_epoch = epoch;
         return epoch;
@@ -27,14 +41,14 @@ uintptr_t csched_open_construction_epoch(void) {
     if (epoch != 0 && (epoch & CSCHED_FRAME_EPOCH) == 0 && queue == csched_tls_epoch_queue) return epoch;
     // Raw dispatch work: no window (see the header).
     if (!csched_is_main_thread_inline() && csched_label_kind(queue) != csched_thread_plain) return 0;
-    epoch = atomic_fetch_add_explicit(&csched_epoch_counter, 1, memory_order_relaxed);
+    epoch = csched_next_epoch();
     csched_tls_construction_epoch = epoch;
     csched_tls_epoch_queue = queue;
     return epoch;
 }
 
 uintptr_t csched_draw_construction_epoch(void) {
-    return atomic_fetch_add_explicit(&csched_epoch_counter, 1, memory_order_relaxed);
+    return csched_next_epoch();
 }
 
 uintptr_t csched_task_windows_open = 0;

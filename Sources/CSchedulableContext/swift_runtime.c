@@ -1,5 +1,5 @@
 // Swift runtime internals (csched_swift_runtime.h): the current task's id, whether an object is
-// deallocating, whether its class is Swift-native.
+// deallocating, whether its class is Swift-native, a type's stored fields.
 
 #include "csched_private.h"
 
@@ -95,4 +95,66 @@ bool csched_object_is_swift_native(const void *object) {
 bool csched_object_is_deallocating(const void *object) {
     if (!csched_object_is_swift_native(object)) return false;
     return swift_isDeallocating((void *)object);
+}
+
+// MARK: - Stored fields
+
+// The runtime functions the standard library's `_forEachField` is made of (ReflectionMirror.swift).
+// `_forEachField` itself is `@_spi(Reflection)`: declared only in a toolchain's private interface,
+// which Apple's release toolchains do not ship ("cannot find '_forEachField' in scope"). The runtime
+// exports these since Swift 5.2 (macOS 10.15.4, iOS 13.4): looked up at run time on Apple OSes (below
+// that, and if a runtime stops exporting them, properties are named by their declaration site),
+// linked on Linux, as for the task functions above. Swift calling convention.
+//
+// Field `index`'s metadata: runtimes before Swift 5.4 write the name and its free function through two
+// out-pointers, later ones a struct whose first two fields are those. Passing the struct and a pointer
+// to its second field suits both (the later runtimes ignore the fourth argument).
+typedef struct {
+    const char *name;
+    void (*free_name)(const char *);
+    bool is_strong;
+    bool is_var;
+} csched_field_metadata;
+typedef __attribute__((swiftcall)) intptr_t (*csched_field_count_fn)(const void *type);
+typedef __attribute__((swiftcall)) const void *(*csched_field_metadata_fn)(
+    const void *type, intptr_t index, csched_field_metadata *field, void (**free_name)(const char *));
+typedef __attribute__((swiftcall)) intptr_t (*csched_field_offset_fn)(const void *type, intptr_t index);
+static csched_field_count_fn csched_field_count = NULL;
+static csched_field_metadata_fn csched_field_at = NULL;
+static csched_field_offset_fn csched_field_offset = NULL;
+static pthread_once_t csched_field_functions_once = PTHREAD_ONCE_INIT;
+
+#if !defined(__APPLE__)
+extern __attribute__((swiftcall)) intptr_t swift_reflectionMirror_recursiveCount(const void *type);
+extern __attribute__((swiftcall)) const void *swift_reflectionMirror_recursiveChildMetadata(
+    const void *type, intptr_t index, csched_field_metadata *field, void (**free_name)(const char *));
+extern __attribute__((swiftcall)) intptr_t swift_reflectionMirror_recursiveChildOffset(const void *type, intptr_t index);
+#endif
+
+static void csched_find_field_functions(void) {
+#if defined(__APPLE__)
+    csched_field_count = (csched_field_count_fn)dlsym(RTLD_DEFAULT, "swift_reflectionMirror_recursiveCount");
+    csched_field_at = (csched_field_metadata_fn)dlsym(RTLD_DEFAULT, "swift_reflectionMirror_recursiveChildMetadata");
+    csched_field_offset = (csched_field_offset_fn)dlsym(RTLD_DEFAULT, "swift_reflectionMirror_recursiveChildOffset");
+#else
+    csched_field_count = swift_reflectionMirror_recursiveCount;
+    csched_field_at = swift_reflectionMirror_recursiveChildMetadata;
+    csched_field_offset = swift_reflectionMirror_recursiveChildOffset;
+#endif
+}
+
+int csched_for_each_field(const void *type, void *context,
+                          bool (*field)(void *context, const char *name, intptr_t offset, const void *type)) {
+    pthread_once(&csched_field_functions_once, csched_find_field_functions);
+    if (csched_field_count == NULL || csched_field_at == NULL || csched_field_offset == NULL) return -1;
+    intptr_t count = csched_field_count(type);
+    for (intptr_t index = 0; index < count; index++) {
+        intptr_t offset = csched_field_offset(type, index);
+        csched_field_metadata metadata = {NULL, NULL, true, false};
+        const void *field_type = csched_field_at(type, index, &metadata, &metadata.free_name);
+        bool more = field(context, metadata.name != NULL ? metadata.name : "", offset, field_type);
+        if (metadata.free_name != NULL) metadata.free_name(metadata.name);
+        if (!more) return 0;
+    }
+    return 1;
 }

@@ -8,6 +8,7 @@ struct DemoOptions: Equatable {
     var showHelp = false
 
     /// The cost per photo as a `Duration`.
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
     var costPerPhoto: Duration { .nanoseconds(Int64((costMilliseconds * 1_000_000).rounded())) }
 
     static let help = """

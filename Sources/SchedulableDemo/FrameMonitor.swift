@@ -2,6 +2,7 @@ import Schedulable
 
 /// The main thread's frame clock: records when each 60 Hz frame actually started, so the scenario can
 /// say how long the UI was stalled. Owned by the main thread.
+@available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)  // ContinuousClock, Duration
 final class FrameMonitor: ConfinedObject {
     let confinement = Confinement(owner: MainThreadScheduler.shared)
 

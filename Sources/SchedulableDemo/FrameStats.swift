@@ -1,4 +1,5 @@
 /// What the main thread's frames looked like while the scenario ran.
+@available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)  // ContinuousClock, Duration
 struct FrameStats: Equatable {
     /// The frame budget at 60 Hz.
     static let budget = Duration.nanoseconds(16_666_667)
@@ -37,6 +38,7 @@ struct FrameStats: Equatable {
     }
 }
 
+@available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)  // ContinuousClock, Duration
 extension Duration {
     /// The duration in milliseconds, formatted with `digits` decimals.
     func milliseconds(_ digits: Int) -> String {

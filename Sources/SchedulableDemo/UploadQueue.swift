@@ -8,6 +8,7 @@ struct Photo: Sendable, Hashable {
 
 /// The seed's upload service: adding one photo runs a few milliseconds of business logic (deduplication,
 /// metadata, queue bookkeeping). Its state belongs to one scheduler, and every access is checked.
+@available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)  // ContinuousClock, Duration
 final class UploadQueue: ConfinedObject {
     let confinement: Confinement
 

@@ -17,6 +17,7 @@ enum Placement: CaseIterable {
 }
 
 /// What one run of the scenario measured.
+@available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)  // ContinuousClock, Duration
 struct ScenarioResult {
     let placement: Placement
     /// From the user's tap to the result arriving on the main thread.
@@ -30,6 +31,7 @@ struct ScenarioResult {
 /// Runs the seed's scenario on the main thread's frame loop: a few idle frames, then the user adds
 /// `photos` at once; frames keep being scheduled every 16.7 ms until the result is back on the main
 /// thread. Must be called on the main thread.
+@available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)  // ContinuousClock, Duration
 func runUploadScenario(_ placement: Placement, photos: [Photo], costPerPhoto: Duration) -> ScenarioResult {
     let clock = ContinuousClock()
     let main = MainThreadScheduler.shared
@@ -69,6 +71,7 @@ func runUploadScenario(_ placement: Placement, photos: [Photo], costPerPhoto: Du
 }
 
 /// The user's action: add `photos` to the upload queue and show the count when done.
+@available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)  // ContinuousClock, Duration
 private func userTapsAdd(
     _ placement: Placement, photos: [Photo], costPerPhoto: Duration,
     monitor: SchedulerBound<FrameMonitor>

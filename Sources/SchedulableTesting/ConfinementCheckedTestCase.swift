@@ -37,13 +37,30 @@ open class ConfinementCheckedTestCase: XCTestCase {
         )
         collector.withScope { super.invokeTest() }
         for failure in GroupedFailure.grouping(collector.finishNotingWhere()) {
-            let location = failure.location
-            recordFailure(
-                withDescription: failure.description(detectedElsewhere: nil),
-                inFile: location?.filePath ?? "<unknown>",
-                atLine: location?.line ?? 0,
-                expected: true
+            recordConfinementFailure(failure.description(detectedElsewhere: nil), at: failure.location)
+        }
+    }
+}
+
+extension XCTestCase {
+    /// Records `description` as a failure of this test at `location` (an assertion failure).
+    ///
+    /// Apple's XCTest deprecates `recordFailure(withDescription:inFile:atLine:expected:)` for
+    /// `record(_: XCTIssue)`; swift-corelibs-XCTest (Linux, Windows) has no `XCTIssue`, only the former.
+    func recordConfinementFailure(_ description: String, at location: ViolationIssueLocation?) {
+        #if canImport(ObjectiveC)
+        var issue = XCTIssue(type: .assertionFailure, compactDescription: description)
+        if let location {
+            issue.sourceCodeContext = XCTSourceCodeContext(
+                location: XCTSourceCodeLocation(filePath: location.filePath, lineNumber: location.line)
             )
         }
+        record(issue)
+        #else
+        recordFailure(
+            withDescription: description, inFile: location?.filePath ?? "<unknown>", atLine: location?.line ?? 0,
+            expected: true
+        )
+        #endif
     }
 }

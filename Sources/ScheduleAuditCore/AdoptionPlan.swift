@@ -91,7 +91,7 @@ struct AdoptionPlan: Sendable {
                 // Before the first declaration and the comment lines right above it (its documentation),
                 // after a header that a blank line separates.
                 var line = file.tokens.first?.line ?? 0
-                while line > 0, ["//", "/*", "*"].contains(where: text[line - 1].trimmingPrefix(while: \.isWhitespace).hasPrefix) {
+                while line > 0, ["//", "/*", "*"].contains(where: text[line - 1].drop(while: \.isWhitespace).hasPrefix) {
                     line -= 1
                 }
                 insertion = SourceInsertion(line: line, column: 0, text: "import Schedulable\n\n")

@@ -32,7 +32,7 @@ enum ClaimScan {
     /// `NIOLockedValueBox`, `OSAllocatedUnfairLock`, `Mutex`, `LockedValue`), the C locks, or a dispatch
     /// queue or semaphore, which such classes use as locks (`queue.sync { … }`).
     static func namesLock(_ identifier: String) -> Bool {
-        identifier.contains("Lock") || identifier.contains("Mutex") || cLocksAndQueues.contains(identifier)
+        identifier.hasSubstring("Lock") || identifier.hasSubstring("Mutex") || cLocksAndQueues.contains(identifier)
     }
 
     private static let cLocksAndQueues: Set<String> = [

@@ -244,7 +244,7 @@ struct PlatformInternalsTests {
         await #expect(processExitsWith: .success) {
             setenv("SCHEDULABLE_DISABLE_RUNTIME_BACKTRACE", "1", 1)
             let frames = DispatchQueue(label: "exit.internals.backtrace").sync { CallStack.capture(limit: 32) }.frames()
-            guard frames.count > 3, frames.contains(where: { $0.image == "libdispatch.so" }),
+            guard frames.count > 3, frames.contains(where: { $0.image == dispatchImageName }),
                 frames.allSatisfy({ $0.line == nil && $0.path == nil })
             else { exit(3) }
         }

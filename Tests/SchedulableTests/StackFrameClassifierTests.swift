@@ -117,7 +117,7 @@ struct StackFrameClassifierTests {
         let stack = DispatchQueue(label: "test.fallback").sync { CallStack.capture(limit: 32) }
         let frames = stack.frames(fallback: true)
         #expect(frames.count > 3)
-        #expect(frames.contains { $0.image == "libdispatch.so" })
+        #expect(frames.contains { $0.image == dispatchImageName })
         #expect(frames.allSatisfy { $0.isInlined == false && $0.path == nil })
     }
 }
@@ -169,3 +169,13 @@ struct SymbolicationReuseTests {
     }
     #endif
 }
+
+/// libdispatch's image as a frame names it: `libdispatch.so` (swift-corelibs-libdispatch), or
+/// `libdispatch.dylib` on Apple's platforms.
+let dispatchImageName: String = {
+    #if canImport(Darwin)
+    return "libdispatch.dylib"
+    #else
+    return "libdispatch.so"
+    #endif
+}()

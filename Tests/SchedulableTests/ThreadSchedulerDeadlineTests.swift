@@ -88,7 +88,8 @@ struct ThreadSchedulerDeadlineTests {
         }
     }
 
-    @Test func aLoopWaitingForAFarDeadlineNeverWakesUp() async throws {
+    @Test(.enabled(if: threadsHaveProcEntries, "reads /proc/self/task (Linux)"))
+    func aLoopWaitingForAFarDeadlineNeverWakesUp() async throws {
         let scheduler = ThreadScheduler(label: "test.deadline.idle")
         let recorder = ViolationRecorder()
         defer { withConfinementViolationHandler(recorder) { scheduler.shutdown() } }

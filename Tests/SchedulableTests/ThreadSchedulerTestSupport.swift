@@ -61,6 +61,16 @@ func readSmallFile(_ path: String) -> String? {
     return String(decoding: bytes, as: UTF8.self)
 }
 
+/// Whether this system describes each thread in `/proc/self/task` (Linux): the tests that read a
+/// thread's CPU time, context switches or state run only there (Darwin has no procfs).
+let threadsHaveProcEntries: Bool = {
+    #if os(Linux)
+    return true
+    #else
+    return false
+    #endif
+}()
+
 /// The CPU time a thread of this process has used, in nanoseconds (first field of its schedstat).
 func threadCPUNanoseconds(tid: UInt64) -> UInt64? {
     guard let text = readSmallFile("/proc/self/task/\(tid)/schedstat") else { return nil }

@@ -295,7 +295,8 @@ struct ThreadSchedulerTests {
         #expect(depth.value.maximum <= 2)
     }
 
-    @Test func idleSchedulerUsesNoCPUAndNeverWakesUp() async throws {
+    @Test(.enabled(if: threadsHaveProcEntries, "reads /proc/self/task (Linux)"))
+    func idleSchedulerUsesNoCPUAndNeverWakesUp() async throws {
         let scheduler = ThreadScheduler(label: "test.idle")
         defer { scheduler.shutdown() }
         // 50 windows of 20 ms (1 s in all), each after an event has run and the loop has gone back
@@ -339,7 +340,8 @@ struct ThreadSchedulerTests {
         #expect(reuses.withLock { $0 } > 0)
     }
 
-    @Test func aSchedulerReleasedWithoutShutdownStillRunsItsEventsAndEndsItsThread() async throws {
+    @Test(.enabled(if: threadsHaveProcEntries, "reads /proc/self/task (Linux)"))
+    func aSchedulerReleasedWithoutShutdownStillRunsItsEventsAndEndsItsThread() async throws {
         let ran = AtomicCell()
         var tid: UInt64 = 0
         do {

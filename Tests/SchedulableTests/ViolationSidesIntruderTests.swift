@@ -79,10 +79,12 @@ struct ViolationSidesIntruderTests {
         #endif
     }
 
-    @Test(.enabled(if: ConfinementSystem.debugChecksCompiledIn))
-    func anIntruderOnTheMainThreadAndAnOwnerIdleThenBusy() throws {
+    /// Also with the work items' start stamps read from the clock instead of the CPU's counter (the
+    /// kill switch; what a machine whose counter is not invariant, or not the kernel's clock, gets).
+    @Test(.enabled(if: ConfinementSystem.debugChecksCompiledIn), arguments: [[], ["SCHEDULABLE_DISABLE_CPU_COUNTER=1"]])
+    func anIntruderOnTheMainThreadAndAnOwnerIdleThenBusy(environment: [String]) throws {
         // The probe's top-level code runs on the main thread (Tests/SchedulableMainProbe/Report.swift).
-        let outcome = try runMainProbe(["report"])
+        let outcome = try runMainProbe(["report"], environment: environment)
         #expect(outcome.exitStatus == 0)
         let lines = outcome.standardError.split(separator: "\n").map(String.init)
         let busyLine = try #require(lines.first { $0.hasPrefix("busy line: ") }.flatMap { Int($0.dropFirst(11)) })
@@ -96,6 +98,8 @@ struct ViolationSidesIntruderTests {
             "  owner was:       running work scheduled at schedulable_main_probe/Report.swift:\(busyLine) in "
                 + "reportFromMainThread(), started "
         ), "\(owners[1])")
+        // The busy owner started its work moments ago: a figure in µs or ms, never seconds or a wrap.
+        #expect(owners[1].hasSuffix(" µs before") || owners[1].hasSuffix(" ms before"), "\(owners[1])")
         for intruder in intruders {
             #expect(intruder.hasPrefix("  intruder:        no task, on thread "), "\(intruder)")
             #expect(!intruder.contains("work of"), "\(intruder)")

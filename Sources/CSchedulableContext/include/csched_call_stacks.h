@@ -20,7 +20,8 @@ int csched_backtrace(void *_Nullable *_Nonnull addresses, int capacity);
 
 /// What `dladdr` knows of `address`: the image's path, the nearest exported symbol and its start.
 /// Returns false when the address is in no loaded image. `symbol` is NULL when no exported symbol covers
-/// it (Linux executables export none unless linked with `--export-dynamic`). The strings live as long as
+/// it (Linux executables export none unless linked with `--export-dynamic`) or when the nearest one is
+/// the image header (a stripped Mach-O image: `_mh_execute_header`). The strings live as long as
 /// the image stays loaded.
 bool csched_address_info(const void *_Nonnull address, const char *_Nullable *_Nonnull image,
                          const char *_Nullable *_Nonnull symbol, uintptr_t *_Nonnull symbol_start);

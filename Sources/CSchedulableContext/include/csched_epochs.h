@@ -25,8 +25,9 @@ extern _Thread_local uintptr_t csched_tls_construction_epoch;
 /// - in raw dispatch work outside library work (a serial queue's block, a global queue's, a task on
 ///   the pool): 0. Nothing shows where one block ends and the next, unrelated one begins on a GCD
 ///   worker, so no window can be given there (tasks get one of their own, see the Swift side).
-/// Epochs come from one process-wide counter and are never reused: one word per object. Always below
-/// 2^61, so they fit beside the task flag; bit 60 marks a frame's epoch.
+/// Epochs come from one process-wide counter, never reused in a 64-bit word (a 32-bit word's 2^28 can
+/// wrap, see epochs.c): one word per object. Always below 2^61 (2^29 in a 32-bit word), so they fit
+/// beside the task flag; bit 60 (28) marks a frame's epoch.
 uintptr_t csched_open_construction_epoch(void);
 
 /// A new epoch from the same counter, for a window that belongs to a task (see `csched_current_task_id`).

@@ -31,6 +31,15 @@ bool csched_object_is_deallocating(const void *_Nonnull object);
 /// own root class rather than NSObject).
 bool csched_object_is_swift_native(const void *_Nonnull object);
 
+/// Calls `field` for each stored property of the Swift type `type` (its metadata; a class's
+/// superclasses' fields first): name (`""` when the binary has no reflection names), byte offset,
+/// type metadata; `field` returns false to stop. The Swift runtime's own field walk (what the standard
+/// library's reflection SPI `_forEachField` calls), found at run time on Apple OSes. Returns 1 when
+/// every field was visited, 0 when `field` stopped, -1 when the runtime has no field walk.
+int csched_for_each_field(const void *_Nonnull type, void *_Nullable context,
+                          bool (*_Nonnull field)(void *_Nullable context, const char *_Nonnull name, intptr_t offset,
+                                                 const void *_Nonnull type));
+
 #ifdef __cplusplus
 }
 #endif

@@ -56,6 +56,9 @@ typedef struct csched_work_snapshot {
 /// A work item's start stamp: a cheap monotonic counter (never 0), not necessarily in nanoseconds.
 uint64_t csched_work_stamp(void);
 
+/// Whether stamps are the CPU's counter (checked at load: see work.c) rather than clock reads.
+bool csched_work_uses_cpu_counter(void);
+
 /// Nanoseconds since the stamp `started` (`csched_work_stamp`), 0 if none have passed.
 uint64_t csched_work_elapsed_ns(uint64_t started);
 

@@ -110,11 +110,12 @@ extension ConfinedObject {
 
 extension ConfinedObject {
     /// Transfers this object to `newOwner`: its confinement must be transferable
-    /// (``Confinement/transferable(owner:file:line:)`` or ``Confinement/detached(file:line:)``).
+    /// (``Confinement/transferable(owner:file:line:)-(SerialScheduler,_,_)`` or ``Confinement/detached(file:line:)``).
     ///
     /// Call it from the current owner (or, for a detached object, from anywhere); a hand-off from
     /// elsewhere is itself a race and is reported at the precondition tier. On an object whose
-    /// confinement has a fixed owner (``Confinement/init(owner:file:line:)``, ``Confinement/init(file:line:)``)
+    /// confinement has a fixed owner (``Confinement/init(owner:file:line:)-(SerialScheduler,_,_)``,
+    /// ``Confinement/init(file:line:)``)
     /// it is reported (``ConfinementViolation/Kind/fixedOwnerChanged``, precondition tier, naming this
     /// object and the call site) and the owner stays.
     ///
@@ -128,7 +129,7 @@ extension ConfinedObject {
     }
 
     /// Returns this object to the detached state: the next checked use binds it again. Its confinement
-    /// must be transferable, as for ``handOff(to:file:line:)``.
+    /// must be transferable, as for ``handOff(to:file:line:)-(SerialScheduler,_,_)``.
     ///
     /// Call it from the current owner. On a fixed-owner object it is reported
     /// (``ConfinementViolation/Kind/fixedOwnerChanged``) and the owner stays.

@@ -8,13 +8,13 @@
 /// (see `Confined._check`). Why not `Mirror`: it copies every stored property's value, and a report is
 /// made off the owner, while the owner may be writing those properties — retaining an array the owner
 /// is releasing is a crash, not a report. This reads only the class's field metadata (names, offsets,
-/// types: `_forEachField`, the standard library's reflection SPI, stable since Swift 5.2) and, for
+/// types: the runtime's field walk behind the standard library's `_forEachField`, since Swift 5.2) and, for
 /// each `@Confined` field, its `_declaredAt` — a `let` written once by the initializer, before the
 /// object could be shared, so reading it from any thread is not a race.
 ///
 /// Reporting path only; the answer is the same for every object of a class, so it is kept per class
 /// and declaration site. Self-checked on first use against a probe class; if the check fails (a future
-/// runtime changes what `_forEachField` gives), or `SCHEDULABLE_DISABLE_PROPERTY_NAMES` is set, reports
+/// runtime changes what the field walk gives), or `SCHEDULABLE_DISABLE_PROPERTY_NAMES` is set, reports
 /// name the property by its declaration site, as before.
 enum ConfinedPropertyNames {
     /// Per class: declaration site → property name (every `@Confined` field of the class and its

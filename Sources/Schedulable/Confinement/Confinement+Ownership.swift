@@ -17,8 +17,9 @@ extension Confinement {
     /// see "Fixed or transferable" above).
     public var boundAt: CodeLocation? { _record.boundAt }
 
-    /// Whether the owner is fixed for the object's life (``init(owner:file:line:)``, ``init(file:line:)``
-    /// and their `options:` forms): `false` for ``transferable(owner:file:line:)`` and
+    /// Whether the owner is fixed for the object's life (``init(owner:file:line:)-(SerialScheduler,_,_)``,
+    /// ``init(file:line:)``
+    /// and their `options:` forms): `false` for ``transferable(owner:file:line:)-(SerialScheduler,_,_)`` and
     /// ``detached(file:line:)``.
     public var isFixed: Bool { _record.isFixed }
 

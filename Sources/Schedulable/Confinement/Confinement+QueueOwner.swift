@@ -98,31 +98,3 @@ extension Confinement {
         )
     }
 }
-
-extension ConfinedObject {
-    /// Hands the object to the serial queue `newOwner` (see `handOff(to:file:line:)`).
-    ///
-    /// - Parameters:
-    ///   - newOwner: A serial queue (not the main, a global or a concurrent queue: those stop the process).
-    ///   - file: The call site, for reports.
-    ///   - line: The call site, for reports.
-    public func handOff(to newOwner: DispatchQueue, file: StaticString = #fileID, line: UInt = #line) {
-        let context = ExecutionContext.owningOrStopping(newOwner, in: "handOff(to:)", file: file, line: line)
-        confinement._record.handOff(to: context, object: self, file: file, line: line)
-    }
-}
-
-extension SchedulerBound {
-    /// Binds `value` to the serial queue `owner` (see `init(_:owner:file:line:)`).
-    ///
-    /// - Parameters:
-    ///   - value: The value to protect.
-    ///   - owner: A serial queue (not the main, a global or a concurrent queue: those stop the process).
-    ///   - file: The bind site, for reports.
-    ///   - line: The bind site, for reports.
-    public init(_ value: sending Value, owner: DispatchQueue, file: StaticString = #fileID, line: UInt = #line) {
-        let context = ExecutionContext.owningOrStopping(owner, in: "SchedulerBound(_:owner:)", file: file, line: line)
-        _owner = FixedOwner(context, boundAt: PackedCodeLocation(file: file, line: line))
-        _value = value
-    }
-}

@@ -11,11 +11,12 @@
 /// ```
 ///
 /// ## Fixed or transferable
-/// Most objects are built for one owner and die with it. ``init(owner:file:line:)`` and
+/// Most objects are built for one owner and die with it. ``init(owner:file:line:)-(SerialScheduler,_,_)`` and
 /// ``init(file:line:)`` (and their `options:` forms) declare that: the owner is *fixed*, and
-/// ``ConfinedObject/handOff(to:file:line:)`` or ``ConfinedObject/detach(file:line:)`` on such an
+/// ``ConfinedObject/handOff(to:file:line:)-(SerialScheduler,_,_)`` or ``ConfinedObject/detach(file:line:)`` on such an
 /// object is a violation (``ConfinementViolation/Kind/fixedOwnerChanged``, always on), never a silent
-/// no-op. An object that changes hands says so when it is created: ``transferable(owner:file:line:)``,
+/// no-op. An object that changes hands says so when it is created:
+/// ``transferable(owner:file:line:)-(SerialScheduler,_,_)``,
 /// or ``detached(file:line:)`` for one that is bound by its first use.
 ///
 /// What it costs: a `Confinement` is one stored reference (8 bytes). In a release build without the
@@ -45,12 +46,12 @@
 ///
 /// ## Binding
 /// - ``init(file:line:)``: bound now, to the main thread (the default owner, as in POSSchedulableObject); fixed.
-/// - ``init(owner:file:line:)``: bound now, to `owner`; fixed.
-/// - ``transferable(owner:file:line:)``: bound now, to `owner`; may be handed off or detached.
+/// - ``init(owner:file:line:)-(SerialScheduler,_,_)``: bound now, to `owner`; fixed.
+/// - ``transferable(owner:file:line:)-(SerialScheduler,_,_)``: bound now, to `owner`; may be handed off or detached.
 /// - ``detached(file:line:)``: bound on the first checked use, to the context that use runs in; transferable.
 /// - ``observed(file:line:)``: no owner declared yet; reports nothing and records who uses the object.
-/// - ``ConfinedObject/handOff(to:file:line:)`` and ``ConfinedObject/detach(file:line:)``: explicit
-///   transfers of a transferable object, made from its owner.
+/// - ``ConfinedObject/handOff(to:file:line:)-(SerialScheduler,_,_)`` and ``ConfinedObject/detach(file:line:)``:
+///   explicit transfers of a transferable object, made from its owner.
 public struct Confinement: Sendable {
     /// The record the checks read: the object's own, or its owner's shared settled record (see above).
     /// The only stored property, so a confinement is one reference wide.
@@ -66,7 +67,8 @@ public struct Confinement: Sendable {
     /// Binds the object to `owner` for its whole life (a fixed owner).
     ///
     /// In a release build without the debug tier, made on the owner with default options, this
-    /// allocates nothing (see "Fixed or transferable" above). Use ``transferable(owner:file:line:)``
+    /// allocates nothing (see "Fixed or transferable" above). Use
+    /// ``transferable(owner:file:line:)-(SerialScheduler,_,_)``
     /// for an object that will be handed off or detached.
     ///
     /// - Parameters:
@@ -155,7 +157,7 @@ public struct Confinement: Sendable {
     }
 
     /// Binds the object to `owner` now, for an object that changes hands: it may later be handed off
-    /// (``ConfinedObject/handOff(to:file:line:)``) or detached. Always a record of its own (one
+    /// (``ConfinedObject/handOff(to:file:line:)-(SerialScheduler,_,_)``) or detached. Always a record of its own (one
     /// allocation), which keeps the object's owner and, with the debug tier, its ownership history.
     ///
     /// - Parameters:
@@ -174,8 +176,8 @@ public struct Confinement: Sendable {
         )
     }
 
-    /// A transferable confinement (see ``transferable(owner:file:line:)``) that checks only the members
-    /// `options` selects.
+    /// A transferable confinement (see ``transferable(owner:file:line:)-(SerialScheduler,_,_)``) that checks only
+    /// the members `options` selects.
     ///
     /// - Parameters:
     ///   - owner: The scheduler the object belongs to first.
@@ -197,7 +199,7 @@ public struct Confinement: Sendable {
 
     /// A confinement with no owner yet: the first checked use binds it to the context that use runs
     /// in (the library scheduler running the code, else the main thread, else the current thread).
-    /// Transferable, like ``transferable(owner:file:line:)``.
+    /// Transferable, like ``transferable(owner:file:line:)-(SerialScheduler,_,_)``.
     ///
     /// - Parameters:
     ///   - file: Where the confinement was created (the bind site is the first use).

@@ -54,7 +54,7 @@ package final class ConfinementRecord {
     package var isFixed: Bool { _extrasAndFixed & 1 != 0 }
 
     #if SCHEDULABLE_CHECKS
-    /// Debug tier only (see `Confinement+History.swift`): the thread that created the record until its
+    /// Debug tier only (see `ConfinementRecord+History.swift`): the thread that created the record until its
     /// first ownership event, then its history, which keeps that thread — one word, so the record
     /// stays in a 64-byte chunk (a word each made it 80). Until the history exists: the creating thread's
     /// ``ThreadStamp`` tagged with bit 0 (``ThreadStamp/tagged``); then the history's address, retained

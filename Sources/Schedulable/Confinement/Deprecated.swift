@@ -31,8 +31,8 @@ extension ConfinedObject {
 }
 
 extension Confinement {
-    /// Transfers the object to `newOwner`, as ``ConfinedObject/handOff(to:file:line:)`` does, except
-    /// that a report names the record's bind site instead of the object.
+    /// Transfers the object to `newOwner`, as ``ConfinedObject/handOff(to:file:line:)-(SerialScheduler,_,_)`` does,
+    /// except that a report names the record's bind site instead of the object.
     ///
     /// - Parameters:
     ///   - newOwner: The scheduler that owns the object from now on.

@@ -91,8 +91,18 @@ struct ExecutionStamp {
         }
         // A dispatch worker is named after a root queue ("…-qos.overcommit", cut to 15 bytes), which
         // says nothing about the work it ran.
-        if threadName.isEmpty || threadName.contains("-qos") { return "thread \(osThreadID)" }
+        if threadName.isEmpty || Self.namesRootQueueWorker(threadName) { return "thread \(osThreadID)" }
         return "thread \(osThreadID) \"\(threadName)\""
+    }
+
+    /// Whether `name` contains `-qos`, compared as UTF-8 bytes: `String.contains(_: String)` without
+    /// Foundation is `_StringProcessing`'s, macOS 13 / iOS 16 / watchOS 9 / tvOS 16, above the floor.
+    static func namesRootQueueWorker(_ name: String) -> Bool {
+        let bytes = Array(name.utf8), marker = Array("-qos".utf8)
+        guard bytes.count >= marker.count else { return false }
+        return (0...(bytes.count - marker.count)).contains { start in
+            bytes[start..<(start + marker.count)].elementsEqual(marker)
+        }
     }
 }
 

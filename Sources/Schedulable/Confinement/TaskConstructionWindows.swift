@@ -18,8 +18,14 @@ import CSchedulableContext
 /// reference-count operations and no lock. A table finds a task's open window when the task hands
 /// work off; it holds windows weakly, and an entry goes when its window does.
 package enum TaskConstructionWindows {
-    /// The bit that marks an epoch as a task's: the rest of the epoch is its window's address.
-    static let taskFlag: UInt = 1 << 61
+    /// The bit that marks an epoch as a task's: the rest of the epoch is its window's address (bit 61
+    /// of a 64-bit word, 29 of a 32-bit one: see ``ConfinementState``).
+    static let taskFlag: UInt = 1 << (UInt.bitWidth - 3)
+
+    /// How far a window's address is shifted right in its epoch: not at all in a 64-bit word (user
+    /// addresses are below 2^48); by 3 in a 32-bit one, whose addresses may use every bit, so that the
+    /// address fits below the tag bits (a heap object is at least 8-byte aligned: `malloc`'s minimum).
+    static let addressShift: UInt = UInt.bitWidth == 64 ? 0 : 3
 
     /// A table entry: the task's window, not kept alive by the table.
     struct WeakWindow {
@@ -51,11 +57,11 @@ package enum TaskConstructionWindows {
     }
 
     private static func epoch(of window: Unmanaged<TaskWindow>) -> UInt {
-        UInt(bitPattern: window.toOpaque()) | taskFlag
+        (UInt(bitPattern: window.toOpaque()) >> addressShift) | taskFlag
     }
 
     private static func window(ofEpoch epoch: UInt) -> Unmanaged<TaskWindow> {
-        Unmanaged.fromOpaque(UnsafeRawPointer(bitPattern: epoch & ~taskFlag)!)
+        Unmanaged.fromOpaque(UnsafeRawPointer(bitPattern: (epoch & ~taskFlag) << addressShift)!)
     }
 
     /// Whether the calling code runs in the task that opened window `epoch`, and it is still open

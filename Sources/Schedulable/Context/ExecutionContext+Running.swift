@@ -40,7 +40,7 @@ extension ExecutionContext {
         return try withUnsafeMutablePointer(to: &frame) { (pointer) throws(E) -> T in
             try withUnsafeMutablePointer(to: &saved) { (savedPointer) throws(E) -> T in
                 csched_enter(pointer, UInt(id), Unmanaged.passUnretained(self).toOpaque(), outer)
-                csched_work_begin(workSlot, site.packedLocation, site.function, savedPointer)
+                csched_work_begin(workSlot, site.location.bits, site.function, savedPointer)
                 defer {
                     csched_work_end(workSlot, savedPointer)
                     csched_leave(pointer)

@@ -3,20 +3,20 @@ import CSchedulableContext
 /// Where a unit of work was scheduled from: what a context publishes while it runs the work, so a
 /// report from another thread can say what the owner was doing (issue 38, "the owner's side").
 ///
-/// Two words, both static: a `PackedCodeLocation`'s bits (the `#fileID` literal's address and the
-/// line; packed by the scheduling layer, which knows that type) and the `#function` literal's address.
+/// Two words, both static: a ``PackedCodeLocation`` (the `#fileID` literal's address and the line)
+/// and the `#function` literal's address.
 /// Nothing here refers to the work object, so a report that reads a stale site reads static bytes.
 package struct WorkSite: @unchecked Sendable {
     // @unchecked: the pointer is a string literal's address, immutable and alive for the whole process.
-    /// A `PackedCodeLocation`'s bits; 0 when the site was not recorded.
-    package let packedLocation: UInt64
+    /// Where the work was scheduled; ``PackedCodeLocation/none`` when the site was not recorded.
+    package let location: PackedCodeLocation
     /// The `#function` literal, NUL-terminated, or `nil`.
     package let function: UnsafePointer<CChar>?
 
-    /// A site from its packed location and function literal.
+    /// A site from its location and function literal.
     @inline(__always)
-    package init(packedLocation: UInt64, function: StaticString?) {
-        self.packedLocation = packedLocation
+    package init(location: PackedCodeLocation, function: StaticString?) {
+        self.location = location
         if let function, function.hasPointerRepresentation {
             self.function = UnsafeRawPointer(function.utf8Start).assumingMemoryBound(to: CChar.self)
         } else {
@@ -25,19 +25,19 @@ package struct WorkSite: @unchecked Sendable {
     }
 
     @inline(__always)
-    private init(packedLocation: UInt64, function: UnsafePointer<CChar>?) {
-        self.packedLocation = packedLocation
+    private init(location: PackedCodeLocation, function: UnsafePointer<CChar>?) {
+        self.location = location
         self.function = function
     }
 
     /// Work whose scheduling site the library was not told (a custom scheduler's, a direct
     /// `trySchedule(_:)` call).
-    package static var unrecorded: WorkSite { WorkSite(packedLocation: 0, function: nil as UnsafePointer<CChar>?) }
+    package static var unrecorded: WorkSite { WorkSite(location: .none, function: nil as UnsafePointer<CChar>?) }
 
     /// Hands this site to the `trySchedule(_:)` the calling thread makes next.
     @inline(__always)
     package func noteSubmission() {
-        csched_work_note_submission(packedLocation, function)
+        csched_work_note_submission(location.bits, function)
     }
 
     /// Forgets a submitted site that no `trySchedule(_:)` took (a custom scheduler's).
@@ -51,6 +51,6 @@ package struct WorkSite: @unchecked Sendable {
     package static func takeSubmitted() -> WorkSite {
         var function: UnsafePointer<CChar>?
         let site = csched_work_take_submitted_site(&function)
-        return WorkSite(packedLocation: site, function: function)
+        return WorkSite(location: PackedCodeLocation(rawBits: site), function: function)
     }
 }

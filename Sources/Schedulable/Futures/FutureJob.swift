@@ -45,7 +45,7 @@ extension ScheduledFuture {
         let future = ScheduledFuture(
             scheduler: scheduler, createdAt: CodeLocation(file: file, line: line), handler: handler,
             entanglementLevel: FutureSystem.defaultEntanglementLevel,
-            site: WorkSite(packedLocation: PackedCodeLocation(file: file, line: line).bits, function: nil)
+            site: WorkSite(location: PackedCodeLocation(file: file, line: line), function: nil)
         )
         future.start(FutureJob(future: future, body: body))
         return future

@@ -26,7 +26,7 @@ extension ScheduledFuture {
         let mapped = ScheduledFuture<NewValue>(
             scheduler: scheduler, createdAt: CodeLocation(file: file, line: line), handler: capturedHandler,
             entanglementLevel: level,
-            site: WorkSite(packedLocation: PackedCodeLocation(file: file, line: line).bits, function: nil)
+            site: WorkSite(location: PackedCodeLocation(file: file, line: line), function: nil)
         )
         if level.runsInThePresent {
             // In the present: this value first (waiting for it as present() does, with its note and its
@@ -70,7 +70,7 @@ extension ScheduledFuture {
         let flattened = ScheduledFuture<NewValue>(
             scheduler: scheduler, createdAt: CodeLocation(file: file, line: line), handler: capturedHandler,
             entanglementLevel: level,
-            site: WorkSite(packedLocation: PackedCodeLocation(file: file, line: line).bits, function: nil)
+            site: WorkSite(location: PackedCodeLocation(file: file, line: line), function: nil)
         )
         let transformed = map(level: level, file: file, line: line) { value in
             // The transform is the flattened future's own work: it begins only if that future was not

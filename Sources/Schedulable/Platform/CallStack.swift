@@ -1,5 +1,12 @@
 #if canImport(Runtime)
+#if canImport(Darwin)
+// libswiftRuntime ships with the 26 releases of Apple's OSes, above the package's floor: weak, so its
+// load command is LC_LOAD_WEAK_DYLIB and an app launches where it is missing; every use of it is behind
+// `if #available` (the 26 releases).
+@_weakLinked import Runtime
+#else
 import Runtime
+#endif
 #endif
 #if canImport(Glibc)
 import Glibc

@@ -1,4 +1,3 @@
-@_spi(Reflection) import Swift
 import CSchedulableContext
 import Dispatch
 
@@ -9,7 +8,7 @@ import Dispatch
 package enum PlatformInternals {
     /// The kill switches: setting `SCHEDULABLE_DISABLE_<name>` (any value) turns an internal off for the
     /// process. Read once per internal, before its first use. The C target reads the ones it uses
-    /// itself (`DISPATCH_READER`, `LABEL_CONVENTIONS`, `TASK_IDS`).
+    /// itself (`DISPATCH_READER`, `LABEL_CONVENTIONS`, `TASK_IDS`, `CPU_COUNTER`).
     package enum Switch: String, CaseIterable, Sendable {
         case dispatchReader = "DISPATCH_READER"
         case queueAddress = "QUEUE_ADDRESS"
@@ -23,6 +22,9 @@ package enum PlatformInternals {
         case propertyNames = "PROPERTY_NAMES"
         case runtimeBacktrace = "RUNTIME_BACKTRACE"
         case dwarfReader = "DWARF_READER"
+        /// Read by the C target when it is loaded (work.c): work items are stamped by clock reads
+        /// instead of the CPU's counter.
+        case cpuCounter = "CPU_COUNTER"
 
         /// The environment variable that turns the internal off.
         package var environmentVariable: String { "SCHEDULABLE_DISABLE_" + rawValue }
@@ -194,20 +196,28 @@ package enum PlatformInternals {
         return liveSaysNo && seen.pointee
     }()
 
-    /// Calls `field` for each stored property of `type` (name, byte offset, type) with the standard
-    /// library's reflection SPI `_forEachField`; `nil` when it cannot (switch `PROPERTY_NAMES`, an OS
-    /// before the SPI, the self-check failed, or `field` stopped the walk).
+    /// Calls `field` for each stored property of `type` (name, byte offset, type) with the Swift
+    /// runtime's field walk (`csched_for_each_field`: what the standard library's reflection SPI
+    /// `_forEachField` calls, which release toolchains do not declare); `nil` when it cannot (switch
+    /// `PROPERTY_NAMES`, a runtime without it, the self-check failed, or `field` stopped the walk).
     package static func forEachField(of type: AnyClass, _ field: (UnsafePointer<CChar>, Int, Any.Type) -> Bool) -> Bool? {
         guard fieldWalkConfirmed else { return nil }
         return walkFields(of: type, field) == true ? true : nil
     }
 
     private static func walkFields(of type: AnyClass, _ field: (UnsafePointer<CChar>, Int, Any.Type) -> Bool) -> Bool? {
-        guard #available(macOS 10.15.4, iOS 13.4, tvOS 13.4, watchOS 6.2, *) else { return nil }
-        // `[.classType, .ignoreUnknown]`, spelled by value: the standard library declares them as
-        // `static var`, which Swift 6 refuses to read from any thread. The self-check catches a change.
-        return _forEachField(of: type, options: _EachFieldOptions(rawValue: 1 << 0 | 1 << 1)) { name, offset, type, _ in
-            field(name, offset, type)
+        typealias Visit = (UnsafePointer<CChar>, Int, Any.Type) -> Bool
+        // `Any.Type` is one word, the type's metadata, which is what the runtime takes and gives back.
+        let metadata = unsafeBitCast(type as Any.Type, to: UnsafeRawPointer.self)
+        return withoutActuallyEscaping(field) { field in
+            var visit: Visit = field
+            let walked = withUnsafeMutablePointer(to: &visit) { context in
+                csched_for_each_field(metadata, context) { context, name, offset, fieldType in
+                    let visit = context!.assumingMemoryBound(to: Visit.self).pointee
+                    return visit(name, offset, unsafeBitCast(fieldType, to: Any.Type.self))
+                }
+            }
+            return walked < 0 ? nil : walked == 1
         }
     }
 
@@ -239,6 +249,13 @@ package enum PlatformInternals {
     }
 
     private static let trapReportAllowed = !Switch.trapReport.isSet
+
+    /// Installs the crash handler that writes waiting reports before the process dies (see
+    /// `csched_trap_report.h`), unless switch `TRAP_REPORT` is set; returns whether it is installed.
+    @discardableResult
+    package static func installCrashHandler() -> Bool {
+        trapReportAllowed && csched_trap_handler_installed()
+    }
 
     /// Raises an Xcode runtime issue with `message` (Apple only; nothing elsewhere, or with switch
     /// `RUNTIME_ISSUES`, or when os_log's private entry point is missing).

@@ -6,9 +6,10 @@
 public enum ConfinementLevel: String, Sendable, CaseIterable, Comparable {
     /// Ignore the violation.
     case off
-    /// Record instead of report: which contexts used each type and member, kept in memory and written
-    /// to an observation file at exit (see ``ConfinementObservations``), to propose owners from a run.
-    /// Nothing is printed per violation.
+    /// Record instead of report: a use outside the owner is not printed but recorded — which contexts
+    /// used each type and member, kept in memory and written to an observation file at exit (see
+    /// ``ConfinementObservations``), to propose owners from a run. Any other violation is printed as at
+    /// ``warnOnce``.
     case observe
     /// Print the report the first time a call site violates (a new site of an object already reported
     /// from the same context: one line), then count repeats.

@@ -182,7 +182,7 @@ final class CapturedAccess: Sendable {
 
     /// What the stack resolves to.
     struct Resolved {
-        var key: UInt?
+        var key: SiteKey?
         var site: ConfinementViolation.StackFrame?
         var stack: [ConfinementViolation.StackFrame]
         /// The user frame that called the site's function (see
@@ -199,7 +199,7 @@ final class CapturedAccess: Sendable {
     /// The access site's return address: the same for every violation made there, different for two
     /// bad call sites. Storm control asks it of every violation, so a stack seen before (the same return
     /// addresses, the same property) is answered from ``SiteKeys`` without building any frame.
-    var key: UInt? {
+    var key: SiteKey? {
         if let known = knownKey { return known }
         let key = resolved.key
         SiteKeys.store(key, for: stack.addresses, property: property)
@@ -207,7 +207,7 @@ final class CapturedAccess: Sendable {
     }
 
     /// ``key`` where it answers without symbolicating (the stack was seen before), else `nil`.
-    var knownKey: UInt?? {
+    var knownKey: SiteKey?? {
         SiteKeys.key(for: stack.addresses, property: property)
     }
 
@@ -223,10 +223,14 @@ final class CapturedAccess: Sendable {
                 let shown = fromSite.lazy
                     .filter { !$0.isThunk && ($0.name != nil || $0.image != nil) && !StackFrameClassifier.isEntry($0) }
                     .prefix(depth).map(Self.reportFrame)
-                result = Resolved(key: fromSite[0].address, site: Self.reportFrame(fromSite[0]), stack: Array(shown))
+                result = Resolved(key: SiteKey(fromSite[0]), site: Self.reportFrame(fromSite[0]), stack: Array(shown))
                 let caller = fromSite.dropFirst().first { !$0.isThunk && ($0.name != nil || $0.image != nil) }
                 if let caller, !StackFrameClassifier.isLibraryOrSystem(caller), !StackFrameClassifier.isEntry(caller) {
                     result.caller = Self.reportFrame(CallStack.atItsStatement(caller))
+                    // A method guard's site is the line that called the method: keyed by the guard's own
+                    // frame, two callers would be one site where the guard is not inlined (debug) and two
+                    // where it is (optimized builds), so warn-once would group differently per build.
+                    if property == nil { result.key = SiteKey(caller) }
                 }
             }
             resolved = result
@@ -270,28 +274,5 @@ final class CapturedAccess: Sendable {
             function: function, file: frame.path, line: frame.line, column: frame.column, image: frame.image,
             module: module
         )
-    }
-}
-
-/// Access-site keys of stacks seen before: the captured return addresses (and the property whose
-/// accessors are skipped) → the access site's address. Bounded; forgotten wholesale when full.
-enum SiteKeys {
-    private struct Stack: Hashable {
-        var addresses: [UInt]
-        var property: String?
-    }
-
-    private static let limit = 1_024
-    private static let keys = LockedValue([Stack: UInt?]())
-
-    static func key(for addresses: [UInt], property: String?) -> UInt?? {
-        keys.withLock { $0[Stack(addresses: addresses, property: property)] }
-    }
-
-    static func store(_ key: UInt?, for addresses: [UInt], property: String?) {
-        keys.withLock { keys in
-            if keys.count >= limit { keys.removeAll() }
-            keys[Stack(addresses: addresses, property: property)] = .some(key)
-        }
     }
 }

@@ -38,7 +38,7 @@ public struct ConfinementViolation: Sendable, CustomStringConvertible {
         /// `handOff(to:)` or `detach()` was called on an object whose confinement was created with a fixed
         /// owner (`Confinement(owner:)`, `Confinement()`): its owner cannot change. Reported at the
         /// ``Tier/precondition`` tier; the owner is left as it was. Create the confinement with
-        /// ``Confinement/transferable(owner:file:line:)`` for an object that changes hands.
+        /// ``Confinement/transferable(owner:file:line:)-(SerialScheduler,_,_)`` for an object that changes hands.
         public static let fixedOwnerChanged = Kind(rawValue: "fixedOwnerChanged")
         /// A note, not a fault: `ScheduledFuture.present()` had to wait for its work (STMQ's "waiting is required"
         /// log).

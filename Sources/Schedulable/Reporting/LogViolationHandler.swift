@@ -1,7 +1,9 @@
 import CSchedulableContext
 
 /// Prints each distinct violation (per type, member and access site; a note per call site) to standard error once,
-/// then counts repeats, printing the count again each time it doubles so a hot loop cannot flood the log.
+/// then counts repeats, printing the count again each time it doubles so a hot loop cannot flood the log:
+/// a ``PolicyViolationHandler`` at ``ConfinementLevel/warnOnce`` for everything, with its summary at exit
+/// when repeats were held back.
 /// One report per bug: a new site of an object already reported from the same context (the properties a
 /// wrong call goes on to touch) is one line naming its member and site.
 ///
@@ -12,24 +14,10 @@ import CSchedulableContext
 /// library's reporting thread, in order, and all of it before a trap or a normal exit (see
 /// ``ConfinementSystem/flushReports()``); on the violating thread where a test framework is loaded.
 public final class LogViolationHandler: ConfinementViolationHandler {
-    private struct Key: Hashable {
-        var kind: ConfinementViolation.Kind
-        var member: String
-        /// Set for notes only: a note is about one call site (the `present()` that waited), and one
-        /// entry per type would hide every other place that waits.
-        var callSite: CodeLocation?
-        /// The access site (see ``ConfinementViolation/accessSite``): two bad call sites of one member are
-        /// two findings.
-        var accessSite: AnyHashable?
-    }
-
-    private let counts = LockedValue<[Key: Int]>([:])
-    private let groups = WarnOnceGroups()
-    private let output: @Sendable (String) -> Void
-    /// Whether entries also become Xcode runtime issues (Apple platforms; a no-op elsewhere).
-    private let raisesRuntimeIssues: Bool
-    /// Whether entries are written on the reporting thread (see ``ReportWriter``).
-    private let writesOnReportingThread = ReportWriter.isDefaultInThisProcess
+    /// The handler this one is: a policy at `warn-once` for everything. One counter, one set of
+    /// groups and one summary for every printing handler, so `.log` and `warn-once` print the same
+    /// lines for the same violations, in every build.
+    private let policy: PolicyViolationHandler
 
     /// Creates a handler that writes to standard error (and, on Apple platforms, raises Xcode runtime
     /// issues).
@@ -47,41 +35,16 @@ public final class LogViolationHandler: ConfinementViolationHandler {
     }
 
     private init(output: @escaping @Sendable (String) -> Void, raisesRuntimeIssues: Bool) {
-        self.output = output
-        self.raisesRuntimeIssues = raisesRuntimeIssues
+        policy = PolicyViolationHandler(
+            ConfinementPolicy(default: .warnOnce), output: output, raisesRuntimeIssues: raisesRuntimeIssues
+        )
     }
 
     /// Logs `violation` the first time its type, member and access site are seen, then at counts 2, 4, 8, ….
     ///
     /// - Parameter violation: What happened.
     public func handle(_ violation: ConfinementViolation) {
-        // Counting needs the access site, and a stack not seen before is symbolicated to find it.
-        ReportWriter.decide(
-            about: violation, onReportingThread: writesOnReportingThread, raising: raisesRuntimeIssues
-        ) { accessSite, raising in
-            self.count(violation, at: accessSite, raisingRuntimeIssue: raising)
-        }
-    }
-
-    private func count(_ violation: ConfinementViolation, at accessSite: AnyHashable?, raisingRuntimeIssue: Bool) {
-        let key = Key(
-            kind: violation.kind, member: violation.qualifiedMember,
-            callSite: violation.tier == .note ? violation.callSite : nil,
-            accessSite: accessSite
-        )
-        let count = counts.withLock { counts -> Int in
-            counts[key, default: 0] += 1
-            return counts[key]!
-        }
-        guard count == 1 || count & (count - 1) == 0 else { return }
-        // The runtime issue here, on the violating thread (Xcode shows its stack); the entry is built
-        // and written on the reporting thread.
-        if raisingRuntimeIssue { PlatformInternals.raiseRuntimeIssue(violation.runtimeIssueLine) }
-        let output = output
-        let groups = groups
-        ReportWriter.write(onReportingThread: writesOnReportingThread) {
-            output(count == 1 ? groups.entry(forNewSite: violation) : violation.repeatLine(count: count))
-        }
+        policy.handle(violation)
     }
 
     /// How many times a member has been reported, by `Type.member`, at all its access sites.
@@ -89,11 +52,7 @@ public final class LogViolationHandler: ConfinementViolationHandler {
     /// - Parameter qualifiedMember: `Type.member` as in ``ConfinementViolation/qualifiedMember``.
     /// - Returns: The number of violations seen for it.
     public func count(for qualifiedMember: String) -> Int {
-        // Counts the reporting thread still has to make (stacks not seen before) first.
-        ReportWriter.flush()
-        return counts.withLock { counts in
-            counts.reduce(0) { $0 + ($1.key.member == qualifiedMember ? $1.value : 0) }
-        }
+        policy.count(for: qualifiedMember)
     }
 }
 

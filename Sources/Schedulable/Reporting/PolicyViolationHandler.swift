@@ -206,6 +206,19 @@ public final class PolicyViolationHandler: ConfinementViolationHandler {
         if first { PolicySummaryAtExit.register(self) }
     }
 
+    /// How many violations of a member were counted, by `Type.member`, at all its access sites (notes
+    /// included).
+    ///
+    /// - Parameter qualifiedMember: `Type.member` as in ``ConfinementViolation/qualifiedMember``.
+    /// - Returns: The number of violations seen for it.
+    package func count(for qualifiedMember: String) -> Int {
+        // Counts the reporting thread still has to make (stacks not seen before) first.
+        ReportWriter.flush()
+        return counts.withLock { counts in
+            counts.reduce(0) { $0 + ($1.key.member == qualifiedMember ? $1.value.count : 0) }
+        }
+    }
+
     /// Every site that violated, most frequent first, with its exact count: what a storm looked like,
     /// whatever was printed. One line per site, then a total. Notes are not violations: not counted.
     public var summary: String {
@@ -248,7 +261,7 @@ enum PolicySummaryAtExit {
             handlers.append(handler)
             return handlers.count == 1
         }
-        if isFirst { atexit { PolicySummaryAtExit.printAll() } }
+        if isFirst { ProcessExitHook.add(.summaries) { PolicySummaryAtExit.printAll() } }
     }
 
     private static func printAll() {

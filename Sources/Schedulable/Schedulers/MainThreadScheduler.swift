@@ -47,7 +47,7 @@ public final class MainThreadScheduler: SerialScheduler {
     ) rethrows -> T {
         // Through a plain `DispatchQueue` value: the `.main` overload of `sync` assumes the main actor.
         let queue: DispatchQueue = DispatchQueue.main
-        let site = WorkSite(packedLocation: PackedCodeLocation(file: file, line: line).bits, function: function)
+        let site = WorkSite(location: PackedCodeLocation(file: file, line: line), function: function)
         return try queue.sync(as: executionContext, site: site, body)
     }
 }

@@ -186,7 +186,7 @@ extension SerialScheduler {
     ) -> ScheduledWork {
         ScheduledWork(
             deadline: deadline, intervalNanoseconds: intervalNanoseconds, createdAt: CodeLocation(file: file, line: line),
-            site: WorkSite(packedLocation: PackedCodeLocation(file: file, line: line).bits, function: nil),
+            site: WorkSite(location: PackedCodeLocation(file: file, line: line), function: nil),
             handler: ConfinementSystem.scopedHandler, body: body
         )
     }

@@ -177,7 +177,7 @@ public final class SerialQueueScheduler: SerialScheduler {
     public func sync<T>(
         file: StaticString = #fileID, line: UInt = #line, function: StaticString = #function, _ body: () throws -> T
     ) rethrows -> T {
-        let site = WorkSite(packedLocation: PackedCodeLocation(file: file, line: line).bits, function: function)
+        let site = WorkSite(location: PackedCodeLocation(file: file, line: line), function: function)
         return try queue.sync(as: executionContext, site: site, body)
     }
 

@@ -65,7 +65,7 @@ extension SerialScheduler {
         tier: ConfinementViolation.Tier = .assert, _ work: @escaping @Sendable () -> Void
     ) {
         csched_note_publication()   // a hand-off: it ends this thread's construction windows
-        WorkSite(packedLocation: PackedCodeLocation(file: file, line: line).bits, function: function).noteSubmission()
+        WorkSite(location: PackedCodeLocation(file: file, line: line), function: function).noteSubmission()
         defer { WorkSite.clearSubmission() }   // a custom scheduler's trySchedule(_:) leaves it
         do {
             try trySchedule(work)

@@ -150,7 +150,7 @@ public final class ThreadScheduler: SerialScheduler {
             let call = SyncCall(body: escapable)
             let context = executionContext
             CallerWait.wait(lendingQoSTo: loop) { blockedCaller, wake in
-                let site = WorkSite(packedLocation: PackedCodeLocation(file: file, line: line).bits, function: function)
+                let site = WorkSite(location: PackedCodeLocation(file: file, line: line), function: function)
                 submit(member: "sync(_:)", file: file, line: line, function: function, tier: .precondition) {
                     if let blockedCaller {
                         context.run(onBehalfOf: blockedCaller, site: site) { call.run() }

@@ -126,7 +126,7 @@ extension SwiftTestingTestHandler {
     /// thread it resumed on.
     private func issue(
         for violation: ConfinementViolation, onTheTestsTask: Bool
-    ) -> (report: String, severity: Issue.Severity, location: Testing.SourceLocation)? {
+    ) -> (report: String, severity: TestIssueSeverity, location: Testing.SourceLocation)? {
         let location = Testing.SourceLocation(bestFor: violation, near: testLocation)
         if violation.tier == .note { return (violation.description, .warning, location) }
         guard var group = violation.groupKey else { return (violation.description, .error, location) }
@@ -156,14 +156,14 @@ extension SwiftTestingTestHandler {
 
 /// Records an issue in the context of the test case that made it, from any thread.
 private protocol OffTaskDelivery: Sendable {
-    func record(_ comment: String, severity: Issue.Severity, at location: Testing.SourceLocation)
+    func record(_ comment: String, severity: TestIssueSeverity, at location: Testing.SourceLocation)
 }
 
 /// A task made on the test case's task waits for issues; each is handed to it and its step run on the
 /// delivering thread.
 @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
 private final class InlineDelivery: OffTaskDelivery {
-    private typealias Request = (comment: String, severity: Issue.Severity, location: Testing.SourceLocation)
+    private typealias Request = (comment: String, severity: TestIssueSeverity, location: Testing.SourceLocation)
     private let executor = InlineTaskExecutor()
     private let waiting = LockedValue<UnsafeContinuation<Request, Never>?>(nil)
     /// One delivery at a time: each hands the task one issue and runs the task until it waits again.
@@ -187,7 +187,7 @@ private final class InlineDelivery: OffTaskDelivery {
         executor.runPending()
     }
 
-    func record(_ comment: String, severity: Issue.Severity, at location: Testing.SourceLocation) {
+    func record(_ comment: String, severity: TestIssueSeverity, at location: Testing.SourceLocation) {
         deliveries.withLock {
             guard let continuation = waiting.withLock({ $0.take() }) else {
                 // Not reached: each step ends waiting again. Recorded anyway, as an issue of no test.

@@ -39,10 +39,30 @@ package enum TestIssueRecording {
     ///   - comment: The issue's text.
     ///   - severity: `.error` fails the test; `.warning` (notes) does not.
     ///   - location: Where the issue points.
-    static func record(_ comment: String, severity: Issue.Severity = .error, at location: Testing.SourceLocation) {
+    static func record(_ comment: String, severity: TestIssueSeverity = .error, at location: Testing.SourceLocation) {
         if TestIssueCapture.claim(comment, severity: severity, at: location) { return }
-        Issue.record(Comment(rawValue: comment), severity: severity, sourceLocation: location)
+        #if compiler(>=6.3)
+        // `Issue.Severity` and this overload are public from Swift Testing 6.3 (ST-0013), where the
+        // overload without a severity is deprecated.
+        Issue.record(Comment(rawValue: comment), severity: severity == .error ? .error : .warning, sourceLocation: location)
+        #else
+        // Swift 6.2 (Xcode 26.0–26.3) has severities only as `@_spi(Experimental)`: a failure is
+        // recorded as one, a warning is printed, so it fails nothing, as it would not on 6.3.
+        switch severity {
+        case .error: Issue.record(Comment(rawValue: comment), sourceLocation: location)
+        case .warning: StandardError.write("warning: \(location.fileID):\(location.line): \(comment)\n")
+        }
+        #endif
     }
+}
+
+/// How much an issue SchedulableTesting records weighs: Swift Testing's `Issue.Severity`, which is
+/// public only from Swift 6.3, so the package's own spelling of it works on 6.2 too.
+package enum TestIssueSeverity: Sendable, Hashable {
+    /// A note that fails nothing.
+    case warning
+    /// A failure of the test.
+    case error
 }
 
 /// Captures the issues SchedulableTesting would record on one test case (or on no test), for this
@@ -55,7 +75,7 @@ package final class TestIssueCapture: Sendable {
         /// The issue's text.
         package var comment: String
         /// Whether it would fail the test.
-        package var severity: Issue.Severity
+        package var severity: TestIssueSeverity
         /// Where it points.
         package var sourceLocation: Testing.SourceLocation
     }
@@ -126,7 +146,7 @@ package final class TestIssueCapture: Sendable {
     package var all: [Recorded] { recorded.withLock { $0 } }
 
     /// Hands an issue to the capture of the current test case, if one runs. Returns whether it did.
-    static func claim(_ comment: String, severity: Issue.Severity, at location: Testing.SourceLocation) -> Bool {
+    static func claim(_ comment: String, severity: TestIssueSeverity, at location: Testing.SourceLocation) -> Bool {
         let key = TestCaseKey.current
         guard let capture = active.withLock({ $0[key] }) else { return false }
         capture.recorded.withLock { $0.append(Recorded(comment: comment, severity: severity, sourceLocation: location)) }

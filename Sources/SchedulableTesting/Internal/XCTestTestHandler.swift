@@ -81,14 +81,9 @@ final class XCTestTestHandler: AutomaticTestHandler {
             return []
         }
         for failure in GroupedFailure.grouping(held) {
-            let location = failure.location
-            testCase.recordFailure(
-                withDescription: failure.description(
-                    detectedElsewhere: "off the test's thread; recorded when the test method ended"
-                ),
-                inFile: location?.filePath ?? "<unknown>",
-                atLine: location?.line ?? 0,
-                expected: true
+            testCase.recordConfinementFailure(
+                failure.description(detectedElsewhere: "off the test's thread; recorded when the test method ended"),
+                at: failure.location
             )
         }
     }
@@ -134,7 +129,7 @@ enum LateTestViolations {
             tests.append(testName)
             return tests.count == 1
         }
-        if isFirst { atexit { LateTestViolations.failTheRun() } }
+        if isFirst { ProcessExitHook.add(.testRun) { LateTestViolations.failTheRun() } }
     }
 
     /// At exit: the run's own status said nothing of these violations, so it is replaced.

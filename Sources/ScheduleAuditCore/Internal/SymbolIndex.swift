@@ -43,7 +43,7 @@ struct SymbolIndex {
                 case "memberOf":
                     // Members that other modules' protocol extensions supply (`::SYNTHESIZED::`) are not
                     // written in this type and cannot be audited here.
-                    guard !relation.source.contains("::SYNTHESIZED::") else { continue }
+                    guard !relation.source.hasSubstring("::SYNTHESIZED::") else { continue }
                     if members[relation.target]?.contains(relation.source) != true {
                         members[relation.target, default: []].append(relation.source)
                     }
@@ -123,7 +123,7 @@ struct SymbolIndex {
                 if isKnownSendable(usr) || adoptsProtectable(usr) { return .fine }
                 return .nonSendable
             case "swift.protocol":
-                let isClassBound = symbol.declaration.contains("AnyObject")
+                let isClassBound = symbol.declaration.hasSubstring("AnyObject")
                 if isClassBound && !isKnownSendable(usr) && !isProtectableProtocol(usr) { return .nonSendable }
                 return .fine
             default:

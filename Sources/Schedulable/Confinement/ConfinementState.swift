@@ -10,11 +10,13 @@ import CSchedulableContext
 /// thread's token, and what a legitimate slow path (raw work on the owner's queue, a branch of a
 /// tree owner, the main queue under `dispatchMain()`) checks without taking any lock.
 ///
-/// The encoding: context ids are below 2^62; a construction window is its epoch with the top bit set —
-/// a thread's or a library work item's epoch from `csched_open_construction_epoch` (below 2^61; bit 60
-/// marks a work item's), or a task's window (bit 61 set, the rest its window object's address, see
-/// ``TaskConstructionWindows``); the three remaining states are the three largest words. No thread token
-/// ever equals a non-settled word, so the fast path needs no branch on the state.
+/// The encoding, for a 64-bit word (a 32-bit word, arm64_32 watchOS or 32-bit Linux, has the same tags
+/// 32 bits lower: they are counted from the top, `UInt.bitWidth - n`): context ids are below 2^62; a
+/// construction window is its epoch with the top bit set — a thread's or a library work item's epoch
+/// from `csched_open_construction_epoch` (below 2^61; bit 60 marks a work item's), or a task's window
+/// (bit 61 set, the rest its window object's address, see ``TaskConstructionWindows``); the three
+/// remaining states are the three largest words. No thread token ever equals a non-settled word, so the
+/// fast path needs no branch on the state.
 struct ConfinementState: Equatable {
     let word: UInt
 
@@ -25,7 +27,8 @@ struct ConfinementState: Equatable {
     /// Bound, and observed (``Confinement/observed(file:line:)``): never settled, so that every use is
     /// judged by the verdict — the thread's token cannot see a raw `queue.sync {}` the use runs in.
     static let observing = ConfinementState(word: .max - 2)
-    private static let constructingFlag: UInt = 1 << 63
+    /// The top bit (63 of a 64-bit word, 31 of a 32-bit one).
+    private static let constructingFlag: UInt = 1 << (UInt.bitWidth - 1)
 
     private init(word: UInt) { self.word = word }
 
@@ -60,10 +63,10 @@ struct ConfinementState: Equatable {
     /// The epoch of a task's window, when this is one (see ``TaskConstructionWindows``).
     ///
     /// One shift and a compare (it runs in every record's `deinit`): a task's window has bits 63 and
-    /// 61 set and bit 62 clear — epochs are below 2^62, and the three largest words (detached,
-    /// unresolved, observing) have bit 62 set.
+    /// 61 set and bit 62 clear (31, 29 and 30 of a 32-bit word) — epochs are below 2^62, and the three
+    /// largest words (detached, unresolved, observing) have bit 62 set.
     var taskWindowEpoch: UInt? {
-        word >> 61 == 0b101 ? word & ~Self.constructingFlag : nil
+        word >> (UInt.bitWidth - 3) == 0b101 ? word & ~Self.constructingFlag : nil
     }
 
     /// A construction window for a new record, or `nil` where there is none: the running library
