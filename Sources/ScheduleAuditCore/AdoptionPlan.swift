@@ -129,12 +129,19 @@ struct AdoptionPlan: Sendable {
                     continue
                 }
                 guard let braces = member.body else { continue }
+                let placement = source.guardPlacement(of: member)
+                if case .refused(let reason) = placement {
+                    skip(member.nameToken ?? member.keyword, in: source, "skipped '\(source.displayName(of: member))': \(reason)")
+                    continue
+                }
                 let insertion = Self.firstStatement(Self.guardStatement, open: braces.open, close: braces.close, in: source, lines: lines[source.path] ?? [])
                 var message = "guard method '\(source.displayName(of: member))' with \(Self.guardStatement)"
-                if let expression = source.implicitlyReturnedExpression(of: member) {
+                if case .firstWithReturn(let expressions) = placement {
                     // The body was one expression returned implicitly; after the guard it needs `return`.
-                    let token = source.tokens[expression]
-                    edits[source.path, default: []].append(SourceInsertion(line: token.line, column: token.column, text: "return "))
+                    for expression in expressions {
+                        let token = source.tokens[expression]
+                        edits[source.path, default: []].append(SourceInsertion(line: token.line, column: token.column, text: "return "))
+                    }
                     message += ", and 'return' before the expression the body returned implicitly"
                 }
                 add(insertion, in: source, at: member.nameToken ?? member.keyword, message)
