@@ -31,7 +31,8 @@ public struct AdoptCommand: Equatable, Sendable {
           -h, --help           print this help
 
         EXIT STATUS: 0 planned or applied (or nothing to do); 2 bad arguments, no such class, several
-                     classes of that name, or a type that is not a class
+                     classes of that name, a type that is not a class, or a class with a subclass
+                     that conforms already (adopt the superclass first)
 
         """
 

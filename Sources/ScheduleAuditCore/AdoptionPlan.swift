@@ -65,6 +65,17 @@ struct AdoptionPlan: Sendable {
             notes.append(Note(path: file.path, line: site.line, column: site.column, message: "'\(type.qualifiedName)' already conforms to ConfinedObject (\(how)); nothing to adopt"))
             return
         }
+        // A subclass that conforms already declares its own `confinement`: the superclass's would make
+        // that an override of a stored property and its conformance redundant.
+        let subclasses = declared.filter { other in
+            other.declaration.kind == .class
+                && other.declaration.inheritedNames(in: files[other.file]).first.map { $0 == type.qualifiedName || $0 == type.name } == true
+                && Self.conformance(of: other.declaration, in: files[other.file], declared: declared, files: files, seen: []) != nil
+        }
+        if !subclasses.isEmpty {
+            let names = subclasses.map { "'\($0.declaration.qualifiedName)' (\(files[$0.file].path):\(files[$0.file].tokens[$0.declaration.nameToken].line + 1))" }
+            throw AuditError("'\(type.qualifiedName)' has subclasses that conform to ConfinedObject already: \(names.joined(separator: ", ")); their 'confinement' would override the one adopt adds. Adopt the superclass first, or leave it")
+        }
         var edits: [String: [SourceInsertion]] = [:]
         func add(_ insertion: SourceInsertion, in file: SourceFile, at token: Int, _ message: String) {
             edits[file.path, default: []].append(insertion)
