@@ -20,24 +20,28 @@ struct AdoptBodyTests {
         return try sources.plan("T").notes.map(\.message)
     }
 
-    @Test func aSyncHopWhoseClosureReturnsGetsAReturn() throws {
-        // The issue's miss and GRDB's `SerializedDatabase.sync`: the closure's `return` is not the body's.
+    @Test func aBodyWhoseClosureReturnsGetsAReturn() throws {
+        // The issue's miss (`queue.sync { sent += 1; return sent }`, GRDB's `SerializedDatabase.sync`):
+        // the closure's `return` is not the body's. (A body that is only the hop is an entry point and
+        // gets no guard: see the last test.)
         #expect(try adoptedMembers("""
-            func send() -> Int { queue.sync { sent += 1; return sent } }
+            func send() -> Int { lock.withLock { sent += 1; return sent } }
+            func sent() -> Int { counter.map { value in return value + sent } ?? 0 }
             func sync<T>(_ body: (Int) throws -> T) rethrows -> T {
-                try queue.sync { db in
+                try body(reading { db in
                     allows = true
-                    return try body(db)
-                }
+                    return db
+                })
             }
             """) == """
-            func send() -> Int { assertIsolated(); return queue.sync { sent += 1; return sent } }
+            func send() -> Int { assertIsolated(); return lock.withLock { sent += 1; return sent } }
+            func sent() -> Int { assertIsolated(); return counter.map { value in return value + sent } ?? 0 }
             func sync<T>(_ body: (Int) throws -> T) rethrows -> T {
                 assertIsolated()
-                return try queue.sync { db in
+                return try body(reading { db in
                     allows = true
-                    return try body(db)
-                }
+                    return db
+                })
             }
             """)
     }
@@ -200,5 +204,22 @@ struct AdoptBodyTests {
         #expect(file.tokens[first[0]].line == 1 && file.tokens[first[0]].text == "queue")
         #expect(file.tokens[second[0]].line == 3 && file.tokens[second[0]].text == "queue")
         #expect(placements[2] == .first)
+    }
+
+    /// A method whose body is one hop onto a queue is an entry point: its own code runs outside the
+    /// owner and its closure inside, so a guard there would be a use from the caller's context.
+    @Test func aBodyThatHopsOntoAQueueIsAnEntryPointAndGetsNoGuard() throws {
+        let plan = try notes("""
+            func add(_ x: Int) { queue.sync { items.append(x) } }
+            func count() throws -> Int { try self.queue.sync { items.count } }
+            func later() { queue.async(execute: { items.removeAll() }) }
+            func twice() { queue.sync { items.append(1) }; queue.sync { items.append(2) } }
+            func chained() -> Int { queue.sync { items.count } + 1 }
+            """)
+        #expect(plan.contains("skipped 'add(_:)': an entry point, its body hops onto 'queue' (queue.sync { … }): what it touches runs there and is checked there; a guard here would run outside the owner"))
+        #expect(plan.contains { $0.hasPrefix("skipped 'count()': an entry point, its body hops onto 'self.queue' (self.queue.sync { … })") })
+        #expect(plan.contains { $0.hasPrefix("skipped 'later()': an entry point, its body hops onto 'queue' (queue.async { … })") })
+        #expect(plan.contains("guard method 'twice()' with assertIsolated()"))
+        #expect(plan.contains("guard method 'chained()' with assertIsolated(), and 'return' before the expression the body returned implicitly"))
     }
 }

@@ -149,7 +149,11 @@ struct ProposalApplier {
             case .notFound(let reason): return (nil, reason)
             }
         case .queue:
-            return (nil, "\(context.description) is a raw dispatch queue: wrap it once in a SerialQueueScheduler(wrapping:) kept in a global or static 'let', and name that")
+            // A raw serial queue owns objects directly (`Confinement(owner: storageQueue)`).
+            switch schedulers.lookup(label: context.label, queue: true) {
+            case .found(let spelling, _): return (spelling, nil)
+            case .notFound(let reason): return (nil, "\(context.description) is a raw dispatch queue: \(reason); keep it in a global or static 'let' and name that")
+            }
         case .thread:
             return (nil, "\(context.description) is a plain thread: run its work on a ThreadScheduler kept in a global or static 'let', and name that")
         case .task, .pool:

@@ -216,4 +216,36 @@ extension SourceFile {
         return a.line == b.line && a.kind == .punctuation && a.column + a.text.utf8.count == b.column
             || a.line == b.line && a.kind == .identifier && a.column + a.text.utf8.count == b.column
     }
+
+    /// Calls that run a closure on a queue: a body that is one of them hops.
+    private static let hopCalls: Set<String> = ["sync", "async", "asyncAndWait"]
+
+    /// The queue a method's body hops onto, when the body is one call `queue.sync { … }` (or `async`,
+    /// `asyncAndWait`, `sync(execute:)`), maybe after `return`, `try` or `await`: such a method is an
+    /// entry point, whose own code runs outside the owner and whose closure runs inside it.
+    func hop(of member: MemberDeclaration) -> (receiver: String, call: String)? {
+        guard let body = member.body, body.open + 1 < body.close else { return nil }
+        let statements = statementStarts(in: (body.open + 1)..<body.close)
+        guard statements.count == 1 else { return nil }
+        var index = body.open + 1
+        while index < body.close, ["return", "try", "await"].contains(tokens[index].text), tokens[index].kind == .identifier {
+            index += 1
+            if index < body.close, tokens[index].isPunctuation("?") || tokens[index].isPunctuation("!") { index += 1 }
+        }
+        var receiver: [String] = []
+        while index + 1 < body.close, tokens[index].kind == .identifier, tokens[index + 1].isPunctuation(".") {
+            receiver.append(tokens[index].text)
+            index += 2
+        }
+        guard !receiver.isEmpty, index + 1 < body.close, tokens[index].kind == .identifier, Self.hopCalls.contains(tokens[index].text),
+            tokens[index + 1].isPunctuation("{") || tokens[index + 1].isPunctuation("("),
+            let close = matchingClose(index + 1)
+        else { return nil }
+        // The call, with its trailing closure, is the whole statement.
+        var end = close + 1
+        if tokens[index + 1].isPunctuation("("), end < body.close, tokens[end].isPunctuation("{"), let trailing = matchingClose(end) {
+            end = trailing + 1
+        }
+        return end == body.close ? (receiver.joined(separator: "."), tokens[index].text) : nil
+    }
 }
