@@ -155,6 +155,27 @@ struct ApplyCommandTests {
         #expect(spelling("comment") == nil)
     }
 
+    /// A class shared under a lock is named with its lock where `apply` says it is not confinable; a
+    /// queue is an owner, not a lock, and a class without a lock gets no such note.
+    @Test func aNotConfinableClassNamesItsLock() {
+        let file = SourceFile(path: "S.swift", text: """
+            final class Stats: @unchecked Sendable {
+                let confinement = Confinement.observed()
+                private let lock = NSLock()
+                private var state: OSAllocatedUnfairLock<Int>
+                private let queue = DispatchQueue(label: "stats")
+                static let shared = NSRecursiveLock()
+                var hits = 0
+            }
+            final class Plain {
+                let confinement = Confinement.observed()
+                var hits = 0
+            }
+            """)
+        #expect(file.lockMembers(ofClassAt: 1) == ["'lock' (NSLock)", "'state' (OSAllocatedUnfairLock)"])
+        #expect(file.lockMembers(ofClassAt: 9).isEmpty)
+    }
+
     /// A `queue` context (a raw serial DispatchQueue) is named by the global or static `let` that
     /// holds it, as a scheduler is; a scheduler's label never names a queue, nor the reverse.
     @Test func rawQueuesAreNamedByTheirVariables() {

@@ -93,6 +93,10 @@ struct ProposalApplier {
             }
         case .notConfinable:
             out.append(at(.warning, "\(name) is not confinable as written: \(entry.evidence.first ?? "")\(tag)"))
+            let locks = sources[record.path].map { $0.file.lockMembers(ofClassAt: anchor.line - 1) } ?? []
+            if !locks.isEmpty {
+                out.append(at(.note, "\(name) is guarded by the lock \(locks.joined(separator: ", ")): shared under a lock, it has no one owner; the record stays observed (or remove it and the @Confined wrappers)"))
+            }
             out += entry.uses.map { site($0.site, .note, "\(name) used from \($0.context.description) here" + ($0.member.isEmpty ? "" : " ('\($0.member)')")) }
             return out + evidence
         case .contradicted:
