@@ -106,6 +106,9 @@ struct ProposalApplier {
         case .insufficient:
             return out + [at(.note, "\(name): not enough evidence to propose an owner\(tag)")] + evidence
         }
+        for point in entry.entryPoints ?? [] {
+            siteNotes += removeGuard(of: point, in: name, edits: &edits)
+        }
         for stray in entry.strayMoves {
             let target = ownerExpression(stray.to).spelling ?? "<scheduler '\(stray.to.label)'>"
             siteNotes.append(site(stray.site, .warning, "\(name) is used from \(stray.to.description) here, after \(stray.from.description), without a handOff(to:): the proposed record reports this use; a bug, or a hand-off to write (<object>.handOff(to: \(target)) and a transferable record)"))

@@ -14,7 +14,22 @@
 ///    different ones are `first-user`. Moves without a `handOff(to:)` that only some instances make are
 ///    listed as stray: the proposed record will report them (a bug, or a hand-off to write).
 enum Proposer {
-    static func propose(_ type: MergedType) -> Proposal.Entry {
+    static func propose(_ observed: MergedType) -> Proposal.Entry {
+        var type = observed
+        let entryPoints = type.recordKind == "declared" ? (points: [], instances: observed.instances) : Self.entryPoints(of: observed)
+        if !entryPoints.points.isEmpty {
+            type.instances = entryPoints.instances
+            type.memberUses.removeAll { use in entryPoints.points.contains { $0.member == use.member } }
+        }
+        var entry = judge(type)
+        if !entryPoints.points.isEmpty {
+            entry.entryPoints = entryPoints.points
+            entry.evidence += entryPoints.points.map(entryPointEvidence)
+        }
+        return entry
+    }
+
+    private static func judge(_ type: MergedType) -> Proposal.Entry {
         let kept = type.instances.map(withoutConstruction).filter { !$0.steps.isEmpty }
         let cut = kept.filter { $0.stepsDropped > 0 }.count
         var entry = Proposal.Entry(
