@@ -20,9 +20,13 @@ struct EntryPointTests {
         """
 
     /// An observation file of `Downloader`: instances whose steps are `(context id, member, line)`.
+    /// A stored member's use (no `(` in its name) is in the hop's closure of the method on its line.
     static func observation(_ instances: [[(Int, String, Int)]]) -> String {
         let kept = instances.enumerated().map { serial, steps in
-            let json = steps.map { #"{"context": \#($0.0), "member": "\#($0.1)", "site": {"file": "App/Downloader.swift", "line": \#($0.2)}}"# }
+            let json = steps.map { step in
+                let function = step.1.contains("(") ? "Downloader.\(step.1)" : "closure #1 in Downloader.\(step.2 == 7 ? "receive(_:)" : "total()")"
+                return #"{"context": \#(step.0), "member": "\#(step.1)", "site": {"file": "App/Downloader.swift", "line": \#(step.2), "function": "\#(function)"}}"#
+            }
             return #"{"serial": \#(serial + 1), "steps": [\#(json.joined(separator: ", "))], "stepsDropped": 0}"#
         }
         return """
@@ -44,7 +48,7 @@ struct EntryPointTests {
         #expect(proposed.status == 0, "\(proposed.standardError)")
         // Judged without the guards: one owner, not a return to the main thread.
         #expect(proposed.standardOutput.contains("App.Downloader  owner"))
-        #expect(proposed.standardOutput.contains("entry point 'receive(_:)': its guard runs on main thread at App/Downloader.swift:6, outside the contexts its members are used in (its body hops); judged without it, and 'apply' removes that guard"))
+        #expect(proposed.standardOutput.contains("entry point 'receive(_:)': its guard runs on main thread at App/Downloader.swift:6 Downloader.receive(_:), outside the contexts its members are used in (its body hops); judged without it, and 'apply' removes that guard"))
         #expect(proposed.standardOutput.contains("entry point 'total()'"))
         let applied = AuditCommand.main(arguments: ["apply", proposal, "--sources", sources.path("Sources"), "--apply"])
         #expect(applied.status == 0, "\(applied.standardError)")
@@ -64,6 +68,15 @@ struct EntryPointTests {
         type.instances = [.init(file: "run.json", serial: 1, steps: [use(queue, "receive(_:)"), use(queue, "received"), use(main, "receive(_:)")], stepsDropped: 0)]
         let entry = Proposer.propose(type)
         #expect(entry.entryPoints == nil)
+        // A method run only before the object moved, touching nothing there: no closure of it used the
+        // members elsewhere, so it is no entry point (PhotoSync's ImportJob.add(_:) before its hand-off).
+        let site = { (function: String) in ObservationSite(file: "App/Job.swift", line: 3, function: function) }
+        var job = MergedType(type: "Job", module: "App", recordKind: "observed", createdAt: .init(file: "App/Job.swift", line: 2))
+        job.instances = [.init(file: "run.json", serial: 1, steps: [
+            MergedType.Use(context: main, member: "add(_:)", site: site("Job.add(_:)")),
+            MergedType.Use(context: queue, member: "items", site: site("Job.send()")),
+        ], stepsDropped: 0)]
+        #expect(Proposer.propose(job).entryPoints == nil)
         #expect(entry.verdict == .handOff || entry.verdict == .owner || entry.verdict == .notConfinable)
         #expect(entry.verdict != .owner || !entry.strayMoves.isEmpty)
     }
