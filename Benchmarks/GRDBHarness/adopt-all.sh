@@ -28,13 +28,15 @@ adopt_one() {
         grep -oE "\('[A-Za-z0-9_.]+'\)" <<< "$out" | tr -d "()'" | while read -r qualified; do adopt_one "$qualified"; done
         return
     fi
+    # A type that shares a class's name, reached through its qualified name, is no class to adopt.
+    if ((status != 0)) && [[ "$out" == *", not a class: "* ]]; then echo "not a class: $name"; return; fi
     if ((status != 0)); then echo "refused: $name: ${out##*error: }"; return; fi
     if [[ "$out" == *"nothing to change"* ]]; then echo "unchanged: $name"; else echo "adopted: $name"; fi
     grep -E ": note: skipped '[^']+\(" <<< "$out" | grep -vE "private methods|static or class|already guarded" | sed "s/^/  body note: /"
 }
 for name in "${names[@]}"; do adopt_one "$name"; done | tee "$package/adopt-all.summary"
 summary="$package/adopt-all.summary"
-echo "classes found: ${#names[@]}; adopted: $(grep -c '^adopted:' "$summary"); unchanged: $(grep -c '^unchanged:' "$summary"); refused: $(grep -c '^refused:' "$summary"); method bodies refused with a note: $(grep -c '^  body note:' "$summary")"
+echo "classes found: ${#names[@]}; adopted: $(grep -c '^adopted:' "$summary"); unchanged: $(grep -c '^unchanged:' "$summary"); refused: $(grep -c '^refused:' "$summary"); not a class: $(grep -c '^not a class:' "$summary"); methods left unguarded with a note (entry points, builders): $(grep -c '^  body note:' "$summary")"
 ((build)) || exit 0
 started=$SECONDS
 swift build --package-path "$package" > "$package/build.log" 2>&1; status=$?
