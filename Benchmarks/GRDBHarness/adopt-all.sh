@@ -16,7 +16,7 @@ log="$package/adopt-all.log"; : > "$log"
 mapfile -t names < <(find "$sources" -name '*.swift' -print0 | xargs -0 perl -ne '
     next if m{^\s*//};
     while (/\bclass\s+([A-Za-z_][A-Za-z0-9_]*)/g) {
-        print "$1\n" unless $1 =~ /^(func|var|let|subscript|override|final|private|fileprivate|public|internal|open|required|convenience|static|nonisolated)$/;
+        print "$1\n" unless $1 =~ /^(func|var|let|subscript|override|final|private|fileprivate|public|internal|open|required|convenience|static|nonisolated|init|deinit)$/;
     }' | sort -u)
 adopted=0; unchanged=0; refused=0; notes=0
 adopt_one() {
