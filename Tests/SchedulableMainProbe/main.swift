@@ -12,7 +12,8 @@
 // (SharedRecords.swift), and exits; with "stack-capture <reports>" it makes reports on the main thread
 // through a frame with a clobbered frame pointer (StackCapture.swift) and exits; with "observe" it uses
 // two observed objects and exits normally, writing the observation file (Observe.swift); with "tiers" it
-// exits 0 when the debug tier is compiled in (.ci/run's release-env step).
+// exits 0 when the debug tier is compiled in (.ci/run's release-env step); with "crash <kind>" it makes a
+// report and then crashes in that way (Crash.swift).
 
 import CSchedulableContext
 import Dispatch
@@ -69,6 +70,10 @@ if CommandLine.arguments.dropFirst().first == "tiers" {
 
 if CommandLine.arguments.dropFirst().first == "observe" {
     runObservation()
+}
+
+if CommandLine.arguments.dropFirst().first == "crash" {
+    runCrash(CommandLine.arguments.dropFirst(2).first ?? "", CommandLine.arguments.dropFirst(3).first)
 }
 
 if CommandLine.arguments.dropFirst().first == "report" {

@@ -169,8 +169,3 @@ class BaseService: ConfinedObject, @unchecked Sendable {
 
 final class DerivedService: BaseService, @unchecked Sendable {}
 
-/// Whether this process runs under ThreadSanitizer (its runtime is linked into the executable).
-private let underThreadSanitizer: Bool = {
-    guard let process = dlopen(nil, RTLD_NOW) else { return false }
-    return dlsym(process, "__tsan_init") != nil
-}()

@@ -15,9 +15,19 @@ struct ProgramOutcome {
     var standardError: String
 }
 
+/// Whether this process runs under ThreadSanitizer (its runtime is linked into the executable).
+let underThreadSanitizer: Bool = {
+    guard let process = dlopen(nil, RTLD_NOW) else { return false }
+    return dlsym(process, "__tsan_init") != nil
+}()
+
 /// Runs the `schedulable-main-probe` program built next to the test bundle, without Foundation;
-/// `environment` adds `NAME=value` entries to its (otherwise minimal) environment.
-func runMainProbe(_ arguments: [String], environment extra: [String] = []) throws -> ProgramOutcome {
+/// `environment` adds `NAME=value` entries to its (otherwise minimal) environment. The Swift runtime's
+/// backtracer is off in it unless `backtracer` is true (its crash report takes time, and says nothing
+/// these tests read).
+func runMainProbe(
+    _ arguments: [String], environment extra: [String] = [], backtracer: Bool = false
+) throws -> ProgramOutcome {
     // SwiftPM puts every product of the package in one folder: the test bundle's.
     let executable = try #require(readSymbolicLink("/proc/self/exe"))
     let folder = executable[..<executable.lastIndex(of: "/")!]
@@ -31,8 +41,7 @@ func runMainProbe(_ arguments: [String], environment extra: [String] = []) throw
     defer { posix_spawn_file_actions_destroy(&actions) }
     posix_spawn_file_actions_adddup2(&actions, pipeEnds[1], 2)
     posix_spawn_file_actions_addclose(&actions, pipeEnds[0])
-    // Keep the child's crash handler short: only the exit matters here.
-    let environment = ["SWIFT_BACKTRACE=enable=no"] + extra
+    let environment = (backtracer ? [] : ["SWIFT_BACKTRACE=enable=no"]) + extra
     var pid = pid_t()
     let result = withCStrings([path] + arguments) { argv in
         withCStrings(environment) { envp in

@@ -155,6 +155,29 @@ struct ReportWriterTests {
         }
     }
 
+    /// An output that never returns cannot turn a trap into a hang: the trap waits a bounded time for
+    /// the reporting thread, says how many entries it could not write, and traps with its own report.
+    @Test(.enabled(if: ConfinementSystem.debugChecksCompiledIn))
+    func aBlockedOutputCannotTurnATrapIntoAHang() async {
+        await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let never = DispatchSemaphore(value: 0)
+            ConfinementSystem.bootstrap(PolicyViolationHandler(
+                try! ConfinementPolicy(parsing: "warn,Counter.reset()=trap"),
+                output: { entry in
+                    if entry.contains("Counter.ping()") { never.wait() }
+                    StandardError.write(entry)
+                },
+                raisesRuntimeIssues: false, writesOnReportingThread: true
+            ))
+            useFromAnotherQueue(ownerLabel: "exit.writer.blocked") { $0.ping() }
+            useFromAnotherQueue(ownerLabel: "exit.writer.blocked.reset") { $0.reset() }
+        }.map { result in
+            let stderr = standardErrorText(result)
+            #expect(stderr.contains("Schedulable: 1 report(s) not yet written: the reporting thread made no progress"))
+            #expect(stderr.contains("Schedulable: Counter.reset() used outside its owner\n"))
+        }
+    }
+
     /// Reports still waiting when the process exits normally are written first.
     @Test(.enabled(if: ConfinementSystem.debugChecksCompiledIn))
     func aNormalExitWritesEveryReportFirst() async {

@@ -76,6 +76,12 @@ extension ConfinementRecord {
         }
     }
 
+    /// The record of a fixed-owner confinement whose owner has no scheduler to keep a shared record (a
+    /// raw serial queue, `Confinement(owner: queue)`): always its own.
+    package static func fixed(owner: ExecutionContext, boundAt: PackedCodeLocation) -> ConfinementRecord {
+        make(owner: owner, boundAt: boundAt, isFixed: true, options: nil, observedAt: nil) { nil }
+    }
+
     /// ``fixed(owner:scheduler:boundAt:)`` called in the owner's work (the caller tested the token):
     /// the common case first — no scoped handler can exist in this process and the scheduler's shared
     /// record is made — in a function that only tests and jumps; anything else takes the full decision,

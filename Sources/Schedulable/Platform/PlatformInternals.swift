@@ -240,6 +240,13 @@ package enum PlatformInternals {
 
     private static let trapReportAllowed = !Switch.trapReport.isSet
 
+    /// Installs the crash handler that writes waiting reports before the process dies (see
+    /// `csched_trap_report.h`), unless switch `TRAP_REPORT` is set; returns whether it is installed.
+    @discardableResult
+    package static func installCrashHandler() -> Bool {
+        trapReportAllowed && csched_trap_handler_installed()
+    }
+
     /// Raises an Xcode runtime issue with `message` (Apple only; nothing elsewhere, or with switch
     /// `RUNTIME_ISSUES`, or when os_log's private entry point is missing).
     package static func raiseRuntimeIssue(_ message: String) {

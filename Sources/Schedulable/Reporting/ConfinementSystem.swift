@@ -111,10 +111,12 @@ public enum ConfinementSystem {
     /// ``PolicyViolationHandler``, ``LogViolationHandler`` and ``JSONLinesViolationHandler`` count and
     /// decide on the violating thread, then hand the report to the library's reporting thread, which
     /// symbolicates its stack and writes it, in order, so that a report does not stall the code that
-    /// made it. A trap and a normal exit wait for them by themselves; call this where something reads
+    /// made it. A trap, a crash and an exit wait for them by themselves; call this where something reads
     /// what they wrote (the JSON Lines file, say) before the process ends. In a process where a test
-    /// framework is loaded they write on the violating thread, so tests need not call it. Do not call it
-    /// while holding a lock that a custom `output` closure takes.
+    /// framework is loaded they write on the violating thread, so tests need not call it. The wait is
+    /// bounded: once the reporting thread has written nothing for two seconds (a custom `output` closure
+    /// that waits for a lock this thread holds, say), it returns and says on standard error how many
+    /// reports are still waiting.
     public static func flushReports() {
         ReportWriter.flush()
     }

@@ -248,7 +248,7 @@ enum PolicySummaryAtExit {
             handlers.append(handler)
             return handlers.count == 1
         }
-        if isFirst { atexit { PolicySummaryAtExit.printAll() } }
+        if isFirst { ProcessExitHook.add(.summaries) { PolicySummaryAtExit.printAll() } }
     }
 
     private static func printAll() {

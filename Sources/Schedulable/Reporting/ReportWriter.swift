@@ -17,9 +17,14 @@ import Darwin
 ///   decided them in).
 /// - Nothing is dropped. At most ``capacity`` entries wait; a thread that finds the queue full waits
 ///   for room, so a storm of new sites slows the violating threads down instead of growing memory.
-/// - ``flush()`` returns once everything handed over before it was written. Every path that stops the
-///   process after a report flushes first, and so does a normal exit (`atexit`), so a report is never
-///   lost to the trap or the exit that follows it, nor printed after the trap's own message.
+/// - ``flush()`` returns once everything handed over before it was written, or once the writer has made
+///   no progress for a while (`CSCHED_REPORT_WAIT_IDLE_MS`): an output that never returns cannot turn
+///   a trap or an exit into a hang, and what it kept from being written is said, not lost silently.
+///   Every path that stops the process after a report flushes first: the library's traps, a normal
+///   exit (``ProcessExitHook``), and a crash of any kind, the program's own included (the crash handler of
+///   `csched_trap_report.h`, installed when this thread starts, waits the same way and then gives the
+///   signal to the action installed before it). So a report is never lost to what ends the process,
+///   nor printed after the library's own trap message.
 /// - A job that hands over another job (a handler's output that itself reports) runs it inline: the
 ///   writer never waits for itself.
 ///
@@ -79,6 +84,7 @@ package enum ReportWriter {
         while state.handedOver - state.written >= UInt64(capacity) { state.progressed.wait(on: state.mutex) }
         state.jobs.append(job)
         state.handedOver += 1
+        csched_crash_note_handed_over()
         state.hasWork.signal()
         state.mutex.unlock()
     }
@@ -104,16 +110,18 @@ package enum ReportWriter {
         write { decide(violation.accessSiteKey, false) }
     }
 
-    /// Waits until every job handed over before this call has run. Called on the reporting thread
-    /// itself, or before any job was handed over, it returns at once.
+    /// Waits until every job handed over before this call has run, or until the reporting thread has
+    /// written nothing for `CSCHED_REPORT_WAIT_IDLE_MS` (then says on standard error how many entries
+    /// are still waiting). Called on the reporting thread itself, or before any job was handed over, it
+    /// returns at once.
     package static func flush() {
-        let state = state
-        let me = UInt(csched_thread_unique_id())
-        state.mutex.lock()
-        defer { state.mutex.unlock() }
-        guard state.writer != me else { return }
-        let target = state.handedOver
-        while state.written < target { state.progressed.wait(on: state.mutex) }
+        let unwritten = csched_crash_wait_for_reports(CSCHED_REPORT_WAIT_IDLE_MS, CSCHED_REPORT_WAIT_TOTAL_MS)
+        if unwritten > 0 {
+            StandardError.write(
+                "Schedulable: \(unwritten) report(s) not yet written: the reporting thread made no progress "
+                    + "(an output that does not return?)\n"
+            )
+        }
     }
 
     /// Starts the writer thread; called once, with the mutex held.
@@ -128,13 +136,17 @@ package enum ReportWriter {
         }
         csched_thread_detach(handle)
         // The writer takes the mutex before its first job: it cannot miss a signal sent now.
-        atexit { ReportWriter.flush() }
+        ProcessExitHook.add(.flushReports) { ReportWriter.flush() }
+        // From now on a report can be waiting when the process crashes (switch TRAP_REPORT turns the
+        // crash handler off; then a crash can lose what is waiting, as the switch's row says).
+        PlatformInternals.installCrashHandler()
     }
 
     /// The writer thread's loop: takes the waiting jobs, runs them in order, counts each.
     private static func run() -> Never {
         let state = state
         csched_set_thread_name("schedulable.reports")
+        csched_crash_note_reporting_thread()
         state.mutex.lock()
         state.writer = UInt(csched_thread_unique_id())
         while true {
@@ -148,6 +160,7 @@ package enum ReportWriter {
                 let entered = csched_reporting_enter()
                 job()
                 if entered { csched_reporting_leave() }
+                csched_crash_note_written()
                 state.mutex.lock()
                 state.written += 1
                 state.progressed.broadcast()

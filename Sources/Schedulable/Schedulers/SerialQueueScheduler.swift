@@ -120,45 +120,12 @@ public final class SerialQueueScheduler: SerialScheduler {
     public convenience init(
         wrapping queue: DispatchQueue, qos: DispatchQoS = .default, file: StaticString = #fileID, line: UInt = #line
     ) throws(ScheduleConfigurationError) {
-        try Self.requireSerial(queue, callSite: CodeLocation(file: file, line: line))
-        // A queue that targets a library queue is a branch of it: its work holds that queue's context
-        // (and, up the chain, the tree's), exactly as before it was wrapped.
-        let context = queue.getSpecific(key: executionContextQueueKey)
-            ?? ExecutionContext(
-                label: queue.label, parent: DispatchQueueState.libraryContextAbove(queue), kind: .queue,
-                id: UInt(csched_next_id()), queue: queue
-            )
+        // One context per queue, however many wrappers and raw-queue owners name it (the queue keeps
+        // it as its queue-specific value). A queue that targets a library queue is a branch of it: its
+        // work holds that queue's context (and, up the chain, the tree's), exactly as before it was wrapped.
+        let context = try ExecutionContext.owning(queue, callSite: CodeLocation(file: file, line: line), wrapping: true)
         let parent = context.parent.flatMap(SchedulerRegistry.scheduler(for:)) as? SerialQueueScheduler
         self.init(queue: queue, qos: qos, parent: parent, context: context, watchesExclusion: true)
-    }
-
-    /// Throws unless `queue` can own objects: not the main queue, not a global queue, and — where
-    /// libdispatch's queue state can be read — not wider than one block at a time.
-    private static func requireSerial(_ queue: DispatchQueue, callSite: CodeLocation) throws(ScheduleConfigurationError) {
-        if queue.label == DispatchQueue.main.label {
-            throw ScheduleConfigurationError(
-                "cannot wrap the main queue in a SerialQueueScheduler; use MainThreadScheduler.shared, which also "
-                    + "recognises main-thread code outside the queue",
-                callSite: callSite
-            )
-        }
-        if PlatformInternals.isRootQueueLabel(queue.label) == true {
-            throw ScheduleConfigurationError(
-                "cannot wrap the global concurrent queue \"\(queue.label)\": a concurrent queue cannot own "
-                    + "objects (its blocks run at the same time); create a serial queue with "
-                    + "SerialQueueScheduler(label:qos:) or branch(_:qos:)",
-                callSite: callSite
-            )
-        }
-        if let width = PlatformInternals.width(of: queue), width > 1 {
-            throw ScheduleConfigurationError(
-                "cannot wrap the concurrent queue \"\(queue.label)\" in a SerialQueueScheduler: up to \(width) of its "
-                    + "blocks run at the same time, so it cannot own objects; wrap a serial queue (one made "
-                    + "without attributes: .concurrent; it may target a concurrent queue), or create one with "
-                    + "SerialQueueScheduler(label:qos:)",
-                callSite: callSite
-            )
-        }
     }
 
     /// Creates a branch: a serial queue that targets this one, labelled `"\(label).\(name)"`.

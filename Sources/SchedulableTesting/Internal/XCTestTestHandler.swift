@@ -134,7 +134,7 @@ enum LateTestViolations {
             tests.append(testName)
             return tests.count == 1
         }
-        if isFirst { atexit { LateTestViolations.failTheRun() } }
+        if isFirst { ProcessExitHook.add(.testRun) { LateTestViolations.failTheRun() } }
     }
 
     /// At exit: the run's own status said nothing of these violations, so it is replaced.

@@ -21,6 +21,10 @@ void csched_test_call_with_clobbered_frame_pointer(void (*_Nonnull callback)(voi
 /// Whether `csched_test_call_with_clobbered_frame_pointer` really clobbers the frame pointer here.
 bool csched_test_clobbers_frame_pointer(void);
 
+/// Executes the processor's breakpoint instruction (int3, brk): a SIGTRAP the kernel raises, as a
+/// debugger's breakpoint or a C `__builtin_debugtrap()` in the program would.
+void csched_test_breakpoint(void);
+
 #ifdef __cplusplus
 }
 #endif

@@ -73,7 +73,7 @@ public enum ConfinementObservations {
 
     /// Registers the write at exit, once (the store calls it on its first observation).
     static func writeAtExit() {
-        atexit {
+        ProcessExitHook.add(.observations) {
             guard ConfinementObservations.writesFileAtExit else { return }
             let types = ObservationStore.shared.snapshot
             switch ConfinementObservations.write() {
