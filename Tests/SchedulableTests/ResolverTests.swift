@@ -57,6 +57,7 @@ extension ExecutionLayer {
         case .queue(let layer): return layer.isWithin(contextID: id)
         case .mainThread: return id == UInt(CSCHED_MAIN_CONTEXT_ID)
         case .thread(let threadID): return threadID == id
+        case .rawQueue: return false
         }
     }
 }

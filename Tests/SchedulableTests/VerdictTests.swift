@@ -184,18 +184,31 @@ struct VerdictTests {
 
     @Test func rule11aAnObservedRecordFollowsItsUserAndRecordsAStep() {
         let observed = CodeLocation(fileID: "App/Observed.swift", line: 3)
-        let record = { FakeRecord(word: .settled(Self.owner.id), owner: Self.owner, observedAt: observed) }
+        // An observed record's word never settles: every use reaches the stripe.
+        let record = { FakeRecord(word: .unsettled, owner: Self.owner, observedAt: observed) }
         // A use elsewhere: moved to where it runs, recorded (the violation built for the step), passed.
-        let use = judge(.use, Self.method, record: record(), here: FakeHere(bindable: Self.elsewhere), object: NSObject())
+        let use = judge(.use, Self.method, record: record(), here: FakeHere(observing: Self.elsewhere), object: NSObject())
         #expect(use.verdict == "pass")
-        #expect(use.effects == ["stripe", "excludes", "transfer(9000002)", "report(observed)", "holds(id)", "holds(owner)", "bindable", "deallocating", "observe"])
-        // On a pool thread: recorded, not moved (nothing serial owns it there).
-        let pool = judge(.use, Self.method, record: record(), here: FakeHere(bindable: nil), object: NSObject())
+        #expect(use.effects == ["stripe", "excludes", "transfer(9000002)", "report(observed)", "observing", "deallocating", "observe"])
+        // In its context: a legitimate use, nothing recorded.
+        let same = judge(.use, Self.method, record: record(), here: FakeHere(observing: Self.owner), object: NSObject())
+        #expect(same.verdict == "pass")
+        #expect(same.effects == ["stripe", "excludes", "legitimate", "observing"])
+        // The rule of "where am I": a thread that holds the owner by an outer layer (the main thread
+        // inside a raw `queue.sync {}`) is not in it — the innermost context is the queue: a step.
+        let outer = judge(
+            .use, Self.method, record: record(), here: FakeHere(holdsID: true, holdsOwner: true, observing: Self.elsewhere),
+            object: NSObject()
+        )
+        #expect(outer.verdict == "pass")
+        #expect(outer.effects == ["stripe", "excludes", "transfer(9000002)", "report(observed)", "observing", "deallocating", "observe"])
+        // Outside anything serial (a pool thread, a task): detached, so the next use anywhere is a step.
+        let pool = judge(.use, Self.method, record: record(), here: FakeHere(observing: nil), object: NSObject())
         #expect(pool.verdict == "pass")
-        #expect(!pool.effects.contains { $0.hasPrefix("transfer") })
+        #expect(pool.effects.contains("transfer(nil)"))
         #expect(pool.effects.contains("observe"))
         // A question is answered by the owner; nothing moves, nothing is recorded.
-        let question = judge(.question, record: record(), here: FakeHere(bindable: Self.elsewhere))
+        let question = judge(.question, record: record(), here: FakeHere(observing: Self.elsewhere))
         #expect(question.verdict == "no")
         #expect(!question.effects.contains { $0.hasPrefix("transfer") || $0 == "observe" })
         // A transfer is made from anywhere.
@@ -203,17 +216,17 @@ struct VerdictTests {
         #expect(transfer.verdict == "pass")
         #expect(transfer.effects.contains("transfer(9000002)"))
         // Its object deallocating: no step.
-        let deinitUse = judge(.use, Self.method, record: record(), here: FakeHere(bindable: Self.elsewhere, deallocating: true), object: NSObject())
+        let deinitUse = judge(.use, Self.method, record: record(), here: FakeHere(observing: Self.elsewhere, deallocating: true), object: NSObject())
         #expect(deinitUse.verdict == "pass")
         #expect(!deinitUse.effects.contains("observe"))
     }
 
-    @Test func rules7And8AnObservedRecordsFirstUseIsAStepOnAPoolThreadToo() {
+    @Test func rule11aAnObservedRecordsFirstUseIsAStepOnAPoolThreadToo() {
         let observed = CodeLocation(fileID: "App/Observed.swift", line: 3)
-        let first = judge(.use, Self.method, record: FakeRecord(word: .unsettled, owner: nil, observedAt: observed), here: FakeHere(bindable: Self.elsewhere), object: NSObject())
+        let first = judge(.use, Self.method, record: FakeRecord(word: .unsettled, owner: nil, observedAt: observed), here: FakeHere(observing: Self.elsewhere), object: NSObject())
         #expect(first.verdict == "pass")
-        #expect(first.effects == ["stripe", "excludes", "bind(9000002)", "report(observed)", "bindable", "deallocating", "observe"])
-        let pool = judge(.use, Self.method, record: FakeRecord(word: .unsettled, owner: nil, observedAt: observed), here: FakeHere(bindable: nil), object: NSObject())
+        #expect(first.effects == ["stripe", "excludes", "bind(9000002)", "report(observed)", "observing", "deallocating", "observe"])
+        let pool = judge(.use, Self.method, record: FakeRecord(word: .unsettled, owner: nil, observedAt: observed), here: FakeHere(observing: nil), object: NSObject())
         #expect(pool.verdict == "pass")
         #expect(!pool.effects.contains { $0.hasPrefix("bind(") })
         #expect(pool.effects.contains("observe"))
@@ -301,6 +314,7 @@ struct FakeHere: VerdictHere {
     var holdsID = false
     var holdsOwner = false
     var bindable: ExecutionContext? = nil
+    var observing: ExecutionContext? = nil
     var deallocating = false
     var unseen = false
     var dispatchSays = false
@@ -312,6 +326,10 @@ struct FakeHere: VerdictHere {
     var bindableContext: ExecutionContext? {
         _ = ask("bindable", true)
         return bindable
+    }
+    var observingContext: ExecutionContext? {
+        _ = ask("observing", true)
+        return observing
     }
     func isDeallocating(_ object: AnyObject) -> Bool { ask("deallocating", deallocating) }
     var isDelivering: Bool { ask("delivering", delivering) }

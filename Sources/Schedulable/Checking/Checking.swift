@@ -62,6 +62,26 @@ package enum Checking {
         }
         // Everything else reads the binding under the record's stripe (a fixed owner has none).
         let ruling: Ruling = record.withStripe {
+            // 11a. TM "Observing" (asked first for an observed record's use; its word never settles, so
+            //      every use comes here: the token cannot see a raw `queue.sync {}`): the use is in the
+            //      innermost serial context the thread holds — inside a raw `queue.sync {}` called from
+            //      the main thread, that queue. There, a use of the record's context is legitimate;
+            //      anywhere else the record moves there (or, outside anything serial, is detached) and
+            //      the use is a step, recorded, never reported — the same thread included.
+            if access == .use, let member, record.observedAt != nil {
+                if record.excludes(member) { return .pass }
+                let context = here.observingContext
+                if let owner = record.lockedOwner {
+                    if owner.id == context?.id {
+                        record.recordLegitimateUse(member)
+                        return .pass
+                    }
+                    record.transfer(to: context, member: member)
+                } else if let context {
+                    record.bindByFirstUse(to: context, member: member)
+                }
+                return .observed
+            }
             guard let owner = record.lockedOwner else {
                 return detachedRuling(access, member: member, newOwner: newOwner, record: record, here: here)
             }
@@ -78,16 +98,11 @@ package enum Checking {
             // 11. TM "The verdict, in order" (exclusion wins), after the owner's rules: the owner's use
             //     of an excluded member still ends the window.
             if access == .use, let member, record.excludes(member) { return .pass }
-            // 11a. TM "Observing": an observed record follows its user — its owner becomes the context
-            //      that uses it here (where anything serial runs), and the use is a step, not a report.
-            //      A question is still answered by the owner; a transfer is made from anywhere.
-            if record.observedAt != nil, let member, access != .question {
-                if access == .transfer {
-                    record.transfer(to: newOwner, member: member)
-                    return .pass
-                }
-                if let context = here.bindableContext { record.transfer(to: context, member: member) }
-                return .observed
+            // 11b. TM "Observing": an observed record is handed off from anywhere; a question is
+            //      answered by its context, like any owner's.
+            if record.observedAt != nil, let member, access == .transfer {
+                record.transfer(to: newOwner, member: member)
+                return .pass
             }
             return .refused(.wrongContext(owner: owner, boundAt: record.lockedBoundAt))
         }
@@ -162,15 +177,11 @@ package enum Checking {
         // 6. TM "The verdict, in order" (exclusion wins): an excluded member binds nothing.
         if record.excludes(member) { return .pass }
         // 7. TM "The rule" (concurrent queues cannot be owners), "Detached objects, hand-off": a pool
-        //    thread's next block or task is unrelated code, so nothing is bound to it (an observed
-        //    record's use there is a step).
-        guard let context = here.bindableContext else {
-            return record.observedAt != nil ? .observed : .refused(.notSerial)
-        }
-        // 8. `Confinement.detached(file:line:)`: the first checked use binds the object where it runs
-        //    (an observed record's first step).
+        //    thread's next block or task is unrelated code, so nothing is bound to it.
+        guard let context = here.bindableContext else { return .refused(.notSerial) }
+        // 8. `Confinement.detached(file:line:)`: the first checked use binds the object where it runs,
+        //    in the innermost serial context with a library identity (TM "Where am I").
         record.bindByFirstUse(to: context, member: member)
-        if record.observedAt != nil { return .observed }
         return record.needsResolution ? .passResolving : .pass
     }
 

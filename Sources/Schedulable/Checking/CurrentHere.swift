@@ -29,6 +29,10 @@ package struct CurrentHere: VerdictHere {
         CurrentExecution.bindableContext
     }
 
+    package var observingContext: ExecutionContext? {
+        CurrentExecution.observingContext
+    }
+
     package func isDeallocating(_ object: AnyObject) -> Bool {
         // Unknown (the internal switched off or its self-check failed) is "no": the access is judged.
         PlatformInternals.isDeallocating(object) == true

@@ -17,8 +17,8 @@ package enum Refusal {
     case wrongContext(owner: ExecutionContext, boundAt: PackedCodeLocation)
     /// A detached record's first use runs on a concurrent pool thread: nothing serial owns it.
     case notSerial
-    /// The carrier of an observed record's step (rule 11a, and 7 and 8 for an observed record): the
-    /// violation it becomes names the member and the access site, and is recorded, never reported.
+    /// The carrier of an observed record's step (rule 11a): the violation it becomes names the member
+    /// and the access site, and is recorded, never reported.
     case observed
     /// A transfer of a record whose owner never changes (rule 0): `owner` stays; `boundAt` is where it
     /// was bound (``PackedCodeLocation/none`` for a record that keeps no site).
@@ -153,6 +153,9 @@ package protocol VerdictHere {
     func holds(_ owner: ExecutionContext) -> Bool
     /// The context a first use here binds to; `nil` on a concurrent pool thread.
     var bindableContext: ExecutionContext? { get }
+    /// The context an observed record is in here: the innermost serial context the thread holds, a
+    /// raw queue known by its label included; `nil` outside anything serial (a pool thread, a task).
+    var observingContext: ExecutionContext? { get }
     /// Whether `object` is deallocating (its `deinit` runs).
     func isDeallocating(_ object: AnyObject) -> Bool
     /// Whether a violation is being delivered on this thread (a handler runs).

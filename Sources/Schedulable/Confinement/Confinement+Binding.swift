@@ -66,7 +66,7 @@ extension ConfinementRecord {
         recordOwnershipEvent(event, newOwner: newOwner, at: site)
         _owner = newOwner
         _boundAt = newOwner == nil ? .none : site
-        publish(newOwner.map { .bound(to: $0, needsResolution: needsResolution) } ?? .detached)
+        publish(newOwner.map { observedAt != nil ? .observing : .bound(to: $0, needsResolution: needsResolution) } ?? .detached)
     }
 
     /// Whether the options leave `member` unchecked (call under the stripe; the verdict's rules 6 and 11). Property entries not yet

@@ -13,7 +13,7 @@ import CSchedulableContext
 /// The encoding: context ids are below 2^62; a construction window is its epoch with the top bit set —
 /// a thread's or a library work item's epoch from `csched_open_construction_epoch` (below 2^61; bit 60
 /// marks a work item's), or a task's window (bit 61 set, the rest its window object's address, see
-/// ``TaskConstructionWindows``); the two remaining states are the two largest words. No thread token
+/// ``TaskConstructionWindows``); the three remaining states are the three largest words. No thread token
 /// ever equals a non-settled word, so the fast path needs no branch on the state.
 struct ConfinementState: Equatable {
     let word: UInt
@@ -22,6 +22,9 @@ struct ConfinementState: Equatable {
     static let detached = ConfinementState(word: .max)
     /// Bound, window closed, property options still to be matched at the next legitimate use.
     static let unresolved = ConfinementState(word: .max - 1)
+    /// Bound, and observed (``Confinement/observed(file:line:)``): never settled, so that every use is
+    /// judged by the verdict — the thread's token cannot see a raw `queue.sync {}` the use runs in.
+    static let observing = ConfinementState(word: .max - 2)
     private static let constructingFlag: UInt = 1 << 63
 
     private init(word: UInt) { self.word = word }
@@ -40,7 +43,7 @@ struct ConfinementState: Equatable {
 
     /// The construction epoch when the window is open.
     var constructionEpoch: UInt? {
-        guard word & Self.constructingFlag != 0, self != .detached, self != .unresolved else { return nil }
+        guard word & Self.constructingFlag != 0, self != .detached, self != .unresolved, self != .observing else { return nil }
         return word & ~Self.constructingFlag
     }
 
@@ -57,8 +60,8 @@ struct ConfinementState: Equatable {
     /// The epoch of a task's window, when this is one (see ``TaskConstructionWindows``).
     ///
     /// One shift and a compare (it runs in every record's `deinit`): a task's window has bits 63 and
-    /// 61 set and bit 62 clear — epochs are below 2^62, and the two largest words (detached,
-    /// unresolved) have bit 62 set.
+    /// 61 set and bit 62 clear — epochs are below 2^62, and the three largest words (detached,
+    /// unresolved, observing) have bit 62 set.
     var taskWindowEpoch: UInt? {
         word >> 61 == 0b101 ? word & ~Self.constructingFlag : nil
     }

@@ -70,7 +70,7 @@ struct ExecutionStamp {
         let context: ExecutionContext?
         switch CurrentExecution.innermost {
         case .frame(let layer, _), .queue(let layer): context = layer
-        case .mainThread, .thread: context = nil
+        case .mainThread, .thread, .rawQueue: context = nil
         }
         var name: (UInt64, UInt64) = (0, 0)
         if context == nil {

@@ -12,20 +12,31 @@ package enum ExecutionLayer {
     case frame(ExecutionContext, lent: Bool)
     /// The process's main thread.
     case mainThread
-    /// A library queue found through its queue-specific value: raw work submitted straight to the
-    /// queue (or to a queue targeting it), or main-queue work that `dispatchMain()` drains on a worker.
+    /// A serial queue with a library identity found through its queue-specific value: a library
+    /// queue or a named raw queue (`Confinement(owner: queue)`) whose work runs here — raw work, a raw
+    /// `queue.sync {}`, a queue targeting it — or main-queue work that `dispatchMain()` drains on a worker.
     case queue(ExecutionContext)
+    /// A serial dispatch queue with no library identity whose work runs here (raw work, a raw
+    /// `queue.sync {}`), known by its label only. Observation's answer; nothing is owned by it.
+    case rawQueue(label: String)
     /// The calling thread itself, by its never-reused unique id.
     case thread(id: UInt)
 }
 
-/// The one resolver of "where does the calling code run": every check, report, future and executor
-/// asks here.
+/// The one resolver of "where does the calling code run": every check, binding, observation, report,
+/// future, executor and wait asks here.
 ///
-/// The cascade, innermost first: the frames library schedulers pushed on this thread (through the
-/// chains that blocked callers lent), the main thread, the library queue running the code (its
-/// queue-specific value), the thread itself. Each layer is computed only when the previous ones did not
-/// answer: `getSpecific` costs tens of nanoseconds, and the common answers come before it.
+/// The rule: the calling code is in the innermost serial context the thread holds. The cascade,
+/// innermost first: the serial dispatch queue the thread entered after its innermost library frame
+/// (a raw `queue.sync {}` called from the main thread, from another queue's or a scheduler's work, from a
+/// task: that queue, not the caller), the frames library schedulers pushed on this thread (through
+/// the chains that blocked callers lent), the main thread, the library queue running the code (its
+/// queue-specific value), the thread itself. Each layer is computed only when the previous ones did
+/// not answer: `getSpecific` costs tens of nanoseconds, and the common answers come before it.
+///
+/// Whether a declared owner is held asks every layer (``holds(contextID:)``): the caller of a `sync`
+/// still holds its contexts, and exclusion is what confinement needs. What a first use binds to and
+/// what observation records is the innermost layer.
 package enum CurrentExecution {
     /// Walks the layers innermost first and returns the first one `matches` accepts.
     ///
@@ -38,26 +49,61 @@ package enum CurrentExecution {
     package static func first(
         includingFrames: Bool = true, where matches: (ExecutionLayer) -> Bool
     ) -> ExecutionLayer? {
+        if let entered = enteredQueue(framed: includingFrames), matches(entered) { return entered }
         if includingFrames {
-            var frame = csched_top_frame()
-            var lent = false
-            while let current = frame {
-                if let raw = current.pointee.context {
-                    let context = Unmanaged<ExecutionContext>.fromOpaque(raw).takeUnretainedValue()
-                    let layer = ExecutionLayer.frame(context, lent: lent)
-                    if matches(layer) { return layer }
-                }
-                // A frame whose outer chain is not the one it interrupted on this thread runs on behalf
-                // of a blocked caller: everything further out is that caller's, lent.
-                if current.pointee.outer != current.pointee.saved_top { lent = true }
-                frame = current.pointee.outer
+            var found: ExecutionLayer?
+            let stopped = walkFrames { context, lent in
+                let layer = ExecutionLayer.frame(context.takeUnretainedValue(), lent: lent)
+                if matches(layer) { found = layer }
+                return found != nil
             }
+            if stopped { return found }
         }
         if csched_is_main_thread(), matches(.mainThread) { return .mainThread }
         if let context = libraryQueueContext(), matches(.queue(context)) { return .queue(context) }
         let thread = ExecutionLayer.thread(id: UInt(csched_thread_unique_id()))
         return matches(thread) ? thread : nil
     }
+
+    /// The one frame walk: calls `visit` with each frame's context (unretained: a frame's context is
+    /// alive while its work runs, and this thread runs it) and whether it is lent, innermost first,
+    /// until `visit` returns `true`; returns whether it did.
+    ///
+    /// A frame whose outer chain is not the one it interrupted on this thread runs on behalf of a
+    /// blocked caller: everything further out is that caller's, lent.
+    @inline(__always)  // each caller's `visit` specialised in: no closure, nothing retained
+    static func walkFrames(_ visit: (Unmanaged<ExecutionContext>, _ lent: Bool) -> Bool) -> Bool {
+        var frame = csched_top_frame()
+        var lent = false
+        while let current = frame {
+            if let raw = current.pointee.context, visit(Unmanaged<ExecutionContext>.fromOpaque(raw), lent) { return true }
+            if current.pointee.outer != current.pointee.saved_top { lent = true }
+            frame = current.pointee.outer
+        }
+        return false
+    }
+
+    /// The serial dispatch queue the thread entered after its innermost library frame (or, with no
+    /// frame, at all), when there is one: `nil` outside dispatch work, in a pool's work (a global
+    /// queue's, Swift's executor's), in the main queue's (the main-thread layers answer), and in the
+    /// innermost frame's own queue (the frame answers, with its work item). Work a custom scheduler
+    /// runs in a queue the library does not know is the scheduler's: the frame answers.
+    ///
+    /// - Parameter framed: Whether the frames are part of the walk (`false`: judge as if none).
+    private static func enteredQueue(framed: Bool) -> ExecutionLayer? {
+        let top: ExecutionContext? = framed
+            ? csched_top_frame()?.pointee.context.map { Unmanaged<ExecutionContext>.fromOpaque($0).takeUnretainedValue() }
+            : nil
+        if let context = libraryQueueContext() {
+            return context.kind == .main || context === top ? nil : .queue(context)
+        }
+        if top?.kind == .custom { return nil }
+        guard let label = nonRootQueueLabel, label != mainQueueLabel, !PlatformInternals.runningOnPool else { return nil }
+        return .rawQueue(label: label)
+    }
+
+    /// libdispatch's label of the main queue.
+    static let mainQueueLabel = "com.apple.main-thread"
 
     /// The innermost layer: the top frame, else the main thread, else a library queue, else the thread.
     package static var innermost: ExecutionLayer {
@@ -79,7 +125,8 @@ package enum CurrentExecution {
     /// Whether the calling code runs in the context whose id is `id`, or one of its branches (see
     /// ``holds(_:)``). Needs no reference to the context, so a settled record answers without a lock.
     ///
-    /// The one definition of "holds": the cascade of ``first(includingFrames:where:)``, each layer
+    /// The one definition of "holds": the cascade of ``first(includingFrames:where:)`` (the same frame
+    /// walk, ``walkFrames(_:)``; an entered queue is a library queue layer further out too), each layer
     /// giving the calling code the context it names and that context's parents — except that a lent
     /// chain (a blocked caller's) never gives main, because a blocked caller proves exclusion, not
     /// affinity to the main thread. Written out so that no layer value is built and no context
@@ -90,17 +137,10 @@ package enum CurrentExecution {
     /// ``holds(_:)`` gets last from ``ExecutionContext/isHeldInDispatch``, early and cheaper.
     package static func holds(contextID id: UInt) -> Bool {
         let isMainID = id == UInt(CSCHED_MAIN_CONTEXT_ID)
-        var frame = csched_top_frame()
-        var lent = false
-        while let current = frame {
-            if let raw = current.pointee.context, !(lent && isMainID),
-                Unmanaged<ExecutionContext>.fromOpaque(raw)._withUnsafeGuaranteedRef({ $0.isWithin(contextID: id) })
-            {
-                return true
-            }
-            if current.pointee.outer != current.pointee.saved_top { lent = true }
-            frame = current.pointee.outer
+        let heldByAFrame = walkFrames { context, lent in
+            !(lent && isMainID) && context._withUnsafeGuaranteedRef { $0.isWithin(contextID: id) }
         }
+        if heldByAFrame { return true }
         if isMainID, csched_is_main_thread() {
             csched_adopt_main_context()
             return true
@@ -122,31 +162,59 @@ package enum CurrentExecution {
         return UInt(csched_thread_unique_id()) == id
     }
 
-    /// The context of the innermost layer, for binding a detached object on first use. A plain
-    /// thread gets a context of its own, made its base so that later checks take the fast path.
+    /// The context of the innermost layer that has a library identity, for binding a detached object
+    /// on first use: a raw queue known only by its label is skipped (nothing could later tell its work
+    /// apart from another queue's of the same label), and the walk goes on outwards. A plain thread
+    /// gets a context of its own, made its base so that later checks take the fast path.
     ///
     /// `nil` on a concurrent pool thread (global-queue work, Swift's cooperative pool): nothing serial
     /// owns it — the next block or task on that thread is unrelated code — so it can own nothing and
     /// must not be marked as an owner.
     package static var bindableContext: ExecutionContext? {
+        let layer = first { layer in
+            if case .rawQueue = layer { return false }
+            return true
+        }!
+        return context(of: layer)
+    }
+
+    /// The context an observed record is in here (TM "Observing"): the innermost layer's, a raw queue
+    /// known by its label included (``ExecutionContext/observedRawQueue(label:)``); `nil` on a pool
+    /// thread outside any task.
+    package static var observingContext: ExecutionContext? {
         switch innermost {
+        case .rawQueue(let label): return .observedRawQueue(label: label)
+        case let layer: return context(of: layer)
+        }
+    }
+
+    /// The context a layer stands for (see ``bindableContext``).
+    private static func context(of layer: ExecutionLayer) -> ExecutionContext? {
+        switch layer {
         case .frame(let context, _), .queue(let context):
             return context
         case .mainThread:
             csched_adopt_main_context()
             return .main
+        case .rawQueue(let label):
+            return .observedRawQueue(label: label)
         case .thread:
             return PlatformInternals.runningOnPool ? nil : threadContext()
         }
     }
 
-    /// The context of code that runs outside any library frame, if it has one: the main thread, a
-    /// library queue reached directly, or a plain thread that objects were bound to.
+    /// The context of code that runs outside any library frame, if it has one: a serial queue with a
+    /// library identity entered here, the main thread, a library queue reached directly, or a plain
+    /// thread that objects were bound to.
     package static var unframedContext: ExecutionContext? {
-        switch first(includingFrames: false, where: { _ in true })! {
+        let layer = first(includingFrames: false) { layer in
+            if case .rawQueue = layer { return false }
+            return true
+        }!
+        switch layer {
         case .mainThread: return .main
         case .queue(let context): return context
-        case .frame, .thread: return _CurrentToken.isSet ? threadContext() : nil
+        case .frame, .thread, .rawQueue: return _CurrentToken.isSet ? threadContext() : nil
         }
     }
 
@@ -155,36 +223,6 @@ package enum CurrentExecution {
         let id = UInt(csched_thread_unique_id())
         csched_adopt_base_context(id)
         return ExecutionContext(label: threadDescription, parent: nil, kind: .thread, id: id)
-    }
-
-    /// Where the calling code runs, for the "actual context" line of a report: the library context
-    /// running now, else "main thread", else the dispatch queue's label, else the OS thread id and name.
-    package static var description: String {
-        switch innermost {
-        case .frame(let context, _), .queue(let context):
-            return context.description + " (\(threadDescription))"
-        case .mainThread:
-            return "main thread"
-        case .thread:
-            // A worker of a global queue is named after it anyway, so the thread line says everything.
-            if let queueLabel = nonRootQueueLabel { return "queue \"\(queueLabel)\" (\(threadDescription))" }
-            return threadDescription
-        }
-    }
-
-    /// The label of the dispatch queue whose work the calling code runs, unless it is a root (global)
-    /// queue's: with no current queue libdispatch answers with a root queue's label too. `nil` then.
-    package static var nonRootQueueLabel: String? {
-        let label = String(cString: csched_current_queue_label())
-        return label.isEmpty || PlatformInternals.isRootQueueLabel(label) == true ? nil : label
-    }
-
-    /// The OS thread id and name of the calling thread, e.g. `thread 4242 "com.app.business"` (the
-    /// name as ``ThreadName`` chooses it).
-    package static var threadDescription: String {
-        let tid = csched_os_thread_id()
-        guard let name = ThreadName.current else { return "thread \(tid)" }
-        return "thread \(tid) \"\(name)\""
     }
 
     /// Whether the calling code may run inside dispatch work that the library did not enter and
@@ -221,7 +259,7 @@ package enum CurrentExecution {
             switch layer {
             case .frame(let held, _), .queue(let held): return held.isWithin(root)
             case .mainThread: return root.kind == .main
-            case .thread: return false
+            case .thread, .rawQueue: return false
             }
         } != nil
         // A raw `sync` nested in raw work on the tree leaves no layer: libdispatch still knows.
@@ -239,35 +277,4 @@ package enum CurrentExecution {
         // Unretained is enough to take a reference: the running queue holds the value while this runs.
         return Unmanaged<ExecutionContext>.fromOpaque(raw).takeUnretainedValue()
     }
-}
-
-/// The fast read of the library's queue-specific value, used only where `PlatformInternals` showed
-/// that the direct read of the overlay's box agrees with `DispatchQueue.getSpecific`.
-package enum QueueSpecificReader {
-    /// The verified C key for ``executionContextQueueKey``, or `nil` when the direct read is off or
-    /// unconfirmed (then every read goes through `getSpecific`). Touching it first creates
-    /// ``ExecutionContext/main``, whose initializer tags the main queue: main-queue work drained by
-    /// `dispatchMain()` on a worker can be the first code to ask.
-    ///
-    /// Kept in a C global after the first read (`csched_context_key_word`): a `static let` costs a
-    /// `swift_once` call on every read, and the legitimate slow path of every check reads it.
-    @inline(__always)
-    static var verifiedKey: PlatformInternals.VerifiedSpecificKey? {
-        let word = csched_context_key_word_load()
-        if _fastPath(word > 1) { return PlatformInternals.VerifiedSpecificKey(keptWord: word) }
-        return word == 1 ? nil : settledKey
-    }
-
-    /// The first read of ``verifiedKey``: verifies the key and keeps it.
-    @inline(never)
-    private static var settledKey: PlatformInternals.VerifiedSpecificKey? {
-        let key = firstKey
-        csched_context_key_word_store(key?.word ?? 1)
-        return key
-    }
-
-    private static let firstKey: PlatformInternals.VerifiedSpecificKey? = {
-        _ = ExecutionContext.main
-        return PlatformInternals.verifiedSpecificKey(executionContextQueueKey)
-    }()
 }

@@ -55,12 +55,21 @@ public final class ExecutionContext: Sendable, CustomStringConvertible {
     /// trapping. Weak: the queue keeps its context alive (as a queue-specific value), not the reverse.
     package weak let queue: DispatchQueue?
 
-    package init(label: String, parent: ExecutionContext?, kind: Kind, id: UInt, queue: DispatchQueue? = nil) {
+    /// Whether this context stands for a dispatch queue the program made, not a library scheduler:
+    /// one named as an owner (`Confinement(owner: queue)`) or one observation met by its label.
+    /// Observation names it as a queue (the observation file's kind `queue`), so the audit can name
+    /// the queue's variable.
+    package let isRawQueue: Bool
+
+    package init(
+        label: String, parent: ExecutionContext?, kind: Kind, id: UInt, queue: DispatchQueue? = nil, isRawQueue: Bool = false
+    ) {
         self.label = label
         self.parent = parent
         self.kind = kind
         self.id = id
         self.queue = queue
+        self.isRawQueue = isRawQueue
     }
 
     /// The main thread's context (also the context of `DispatchQueue.main` work).

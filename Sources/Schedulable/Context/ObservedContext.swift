@@ -41,6 +41,8 @@ package struct ObservedContext: Hashable, Sendable {
         switch context.kind {
         case .main: self.init(kind: .main, label: "main thread")
         case .thread: self.init(kind: .thread, label: context.label, identity: UInt64(context.id))
+        case .queue where context.isRawQueue:
+            self.init(kind: .queue, label: context.label)
         case .queue, .threadScheduler, .custom:
             self.init(kind: .scheduler, label: context.label, identity: UInt64(context.id))
         }
@@ -57,19 +59,19 @@ package struct ObservedContext: Hashable, Sendable {
 }
 
 extension CurrentExecution {
-    /// The calling code's context as observation records it: the innermost library context; else the
-    /// serial queue whose work runs here, a library one or a raw one by its label — before the main
-    /// thread (a raw `queue.sync` from it runs that queue's work) and before the task (an actor whose
-    /// executor is a serial queue runs its jobs as that queue's work); else the main thread, the Swift
-    /// task, a pool thread, the plain thread.
+    /// The calling code's context as observation records it: the resolver's innermost layer (a raw
+    /// `queue.sync {}` from the main thread is that queue's, see ``CurrentExecution``) — a library or
+    /// named context, a raw queue by its label, the main thread; outside all of them the Swift task,
+    /// a pool thread, the plain thread.
     package static var observed: ObservedContext {
         switch innermost {
         case .frame(let context, _), .queue(let context):
             return ObservedContext(context)
+        case .rawQueue(let label):
+            return ObservedContext(kind: .queue, label: label)
         case .mainThread:
-            return serialQueueRunningHere ?? ObservedContext(kind: .main, label: "main thread")
+            return ObservedContext(kind: .main, label: "main thread")
         case .thread(let id):
-            if let queue = serialQueueRunningHere { return queue }
             let task = PlatformInternals.currentTaskID
             if task != 0 { return ObservedContext(kind: .task, label: "task \(task)", identity: task) }
             if PlatformInternals.runningOnPool {
@@ -79,22 +81,4 @@ extension CurrentExecution {
             return ObservedContext(kind: .thread, label: threadDescription, identity: UInt64(id))
         }
     }
-
-    /// The serial queue whose work the calling code runs, when it is not the main queue: a library queue
-    /// by its context (its queue-specific value), else a raw one by its label.
-    private static var serialQueueRunningHere: ObservedContext? {
-        let found = first(includingFrames: false) { layer in
-            if case .queue = layer { return true }
-            return false
-        }
-        if case .queue(let context)? = found, context.kind != .main { return ObservedContext(context) }
-        // A pool's work (a global queue's, Swift's global concurrent executor's) is not a serial queue's.
-        guard let label = nonRootQueueLabel, label != mainQueueLabel, !PlatformInternals.runningOnPool else {
-            return nil
-        }
-        return ObservedContext(kind: .queue, label: label)
-    }
-
-    /// libdispatch's label of the main queue.
-    private static let mainQueueLabel = "com.apple.main-thread"
 }

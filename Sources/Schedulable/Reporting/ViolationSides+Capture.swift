@@ -35,13 +35,24 @@ extension ConfinementViolation.OwnerActivity {
 }
 
 extension ConfinementViolation.Intruder {
-    /// The calling code: the library work item its thread runs, its task, its thread.
+    /// The calling code: where the resolver says it runs (``CurrentExecution``'s innermost layer: a
+    /// raw `queue.sync {}` inside library work is that queue's), the library work item when that is a
+    /// frame's, its task, its thread.
     package static var current: Self {
         var intruder = Self(inTask: false, thread: csched_os_thread_id(), threadName: ThreadName.current)
-        if let item = currentWorkItem() {
-            intruder.context = item.context.description
-            intruder.scheduledAt = item.scheduledAt
-            intruder.function = item.function
+        switch CurrentExecution.innermost {
+        case .frame(let context, _):
+            intruder.context = context.description
+            if let item = workItem(of: context) {
+                intruder.scheduledAt = item.scheduledAt
+                intruder.function = item.function
+            }
+        case .queue(let context):
+            intruder.context = context.description
+        case .rawQueue(let label):
+            intruder.context = "queue \"\(label)\""
+        case .mainThread, .thread:
+            break
         }
         intruder.inTask = withUnsafeCurrentTask { $0 != nil }
         if intruder.inTask { intruder.taskName = currentTaskName }
@@ -49,19 +60,20 @@ extension ConfinementViolation.Intruder {
         return intruder
     }
 
-    /// The library context whose work the calling thread runs (its top frame's), with where that work
-    /// item was scheduled from and by which function when its slot says; `nil` outside library work.
-    /// A few loads: no lock, no allocation beyond the function's name.
+    /// The library work item the calling code runs, when the resolver's innermost layer is a library
+    /// frame: its context, with where the item was scheduled from and by which function when its slot
+    /// says; `nil` elsewhere (raw dispatch work, a raw `sync` inside library work, no library work).
     package static func currentWorkItem() -> (context: ExecutionContext, scheduledAt: CodeLocation?, function: String?)? {
-        guard let frame = csched_top_frame(), let raw = frame.pointee.context else { return nil }
-        // Unretained: the frame's context is alive while its work runs, and this thread runs it.
-        let context = Unmanaged<ExecutionContext>.fromOpaque(raw).takeUnretainedValue()
+        guard case .frame(let context, _) = CurrentExecution.innermost else { return nil }
+        guard let item = workItem(of: context) else { return (context, nil, nil) }
+        return (context, item.scheduledAt, item.function)
+    }
+
+    /// What `context`'s work slot says of the item this thread runs in it (a few loads, no lock).
+    private static func workItem(of context: ExecutionContext) -> (scheduledAt: CodeLocation?, function: String?)? {
         var work = csched_work_snapshot()
-        guard csched_work_read(context.workSlot, &work), work.started != 0 else { return (context, nil, nil) }
-        return (
-            context, PackedCodeLocation(rawBits: work.site).locationIfAny,
-            work.function.map { String(cString: $0) }
-        )
+        guard csched_work_read(context.workSlot, &work), work.started != 0 else { return nil }
+        return (PackedCodeLocation(rawBits: work.site).locationIfAny, work.function.map { String(cString: $0) })
     }
 
     /// `Task.name` where the runtime has it (Swift 6.2: every Linux toolchain that builds this package;

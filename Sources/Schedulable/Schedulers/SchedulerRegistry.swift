@@ -34,19 +34,22 @@ package enum SchedulerRegistry {
         return entries.withLock { $0[context.id]?.scheduler }
     }
 
-    /// The library scheduler running the calling code, if any: the scheduler of the innermost library
-    /// frame, else the main scheduler on the main thread, else the scheduler of the library queue
-    /// reached directly.
+    /// The library scheduler running the calling code, if any: the resolver's innermost layer with a
+    /// library identity (a raw queue known by its label only is passed over) — a frame's scheduler, a
+    /// library queue entered or reached directly, the main scheduler on the main thread.
     package static var currentScheduler: (any SerialScheduler)? {
-        if case .frame(let context, _)? = CurrentExecution.first(where: { _ in true }),
-            let scheduler = scheduler(for: context)
-        {
+        if case .frame(let context, _)? = CurrentExecution.first(where: hasIdentity), let scheduler = scheduler(for: context) {
             return scheduler
         }
-        switch CurrentExecution.first(includingFrames: false, where: { _ in true }) {
+        switch CurrentExecution.first(includingFrames: false, where: hasIdentity) {
         case .mainThread?: return MainThreadScheduler.shared
         case .queue(let context)?: return scheduler(for: context)
-        case .frame?, .thread?, nil: return nil
+        case .frame?, .thread?, .rawQueue?, nil: return nil
         }
+    }
+
+    private static func hasIdentity(_ layer: ExecutionLayer) -> Bool {
+        if case .rawQueue = layer { return false }
+        return true
     }
 }

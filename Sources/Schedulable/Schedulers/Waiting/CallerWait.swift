@@ -29,11 +29,12 @@ enum CallerWait {
         // Not into a loop that was shut down: its thread may be gone, and with it the handle.
         let qosOverride = target.flatMap { $0.isShutDown ? nil : csched_qos_override_start(uintptr_t($0.threadHandle)) }
         defer { csched_qos_override_end(qosOverride) }
-        if let callerLoop = ThreadSchedulerLoop.current,
-            csched_top_frame()?.pointee.context_id == callerLoop.context.id
+        if let callerLoop = ThreadSchedulerLoop.current, case .frame(let innermost, _) = CurrentExecution.innermost,
+            innermost.id == callerLoop.context.id
         {
-            // The caller is the loop's own event (not code that pushed some other context on top):
-            // keep the loop turning.
+            // The caller is the loop's own event, as the resolver sees it (not code that pushed some
+            // other context on top, nor a raw `queue.sync {}` inside it, whose queue the loop's other
+            // events must not run in): keep the loop turning.
             let completion = Completion()
             start(nil) { completion.complete(waking: callerLoop) }
             callerLoop.pump(until: completion)
