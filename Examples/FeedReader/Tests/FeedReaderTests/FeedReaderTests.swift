@@ -32,12 +32,14 @@ final class FeedReaderTests: XCTestCase {
 
     func testTheLoggingFetcherRemembersTitles() {
         let fetcher = LoggingFetcher()
-        networkQueue.sync {
-            _ = fetcher.fetch(["one"])
-            _ = fetcher.fetch(["two"])
+        let store = FeedStore()
+        let articles = networkQueue.sync {
+            let fetched = fetcher.fetch(["one"]) + fetcher.fetch(["two"])
             XCTAssertEqual(fetcher.log, ["one", "two"])
             XCTAssertEqual(fetcher.fetchedCount, 2)
+            return fetched
         }
+        storageQueue.sync { for article in articles { store.add(article) } }
     }
 
     func testTheCacheCountsHits() {
