@@ -13,7 +13,7 @@ extension ProposalApplier {
                                          message: "\(what); its guard's line cannot be found: remove it by hand")]
         }
         let text = lines[site.line - 1]
-        let trimmed = text.trimmingPrefix(while: \.isWhitespace)
+        let trimmed = text.drop(while: \.isWhitespace)
         let new: String
         if trimmed == AdoptionPlan.guardStatement || trimmed == AdoptionPlan.guardStatement + ";" {
             new = EditedSource.removedLine

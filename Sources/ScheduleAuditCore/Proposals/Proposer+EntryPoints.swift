@@ -10,7 +10,7 @@ extension Proposer {
     /// without them, and `apply` removes that guard. A method that merely ran before a hand-off is not
     /// one: no closure of it touched the members.
     static func entryPoints(of type: MergedType) -> (points: [Proposal.Use], instances: [MergedType.Instance]) {
-        func isMethod(_ member: String) -> Bool { member.contains("(") && !transferMembers.contains(member) }
+        func isMethod(_ member: String) -> Bool { member.contains(Character("(")) && !transferMembers.contains(member) }
         let steps = type.instances.flatMap(\.steps)
         let storedContexts = Set((steps + type.memberUses).filter { !isMethod($0.member) }.map(\.context))
         guard !storedContexts.isEmpty else { return ([], type.instances) }
