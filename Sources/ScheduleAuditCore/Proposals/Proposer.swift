@@ -1,5 +1,8 @@
 /// Turns one merged type into one verdict with its evidence.
 ///
+/// Before the rules, an instance's construction steps (its initializer's, where it was built, before a
+/// non-transfer move) and the steps of entry points (``entryPoints(of:)``) are left out.
+///
 /// The rules, in order (the first that applies decides):
 /// 1. A declared owner that was missed is `contradicted` (a declared type without misses is never in a
 ///    file); one with no recorded miss is `insufficient`.
