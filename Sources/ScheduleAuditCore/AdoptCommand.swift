@@ -18,7 +18,8 @@ public struct AdoptCommand: Equatable, Sendable {
         Makes a class observable by Schedulable without typing it: adds ConfinedObject to its
         inheritance clause (and 'import Schedulable'), 'let confinement = Confinement.observed()' as
         its first member, @Confined before each stored instance 'var', and 'assertIsolated()' as the
-        first statement of each instance method (in its extensions too). Each edit, and each member
+        first statement of each instance method (in its extensions too; not in an entry point, whose
+        body is one hop such as 'queue.sync { … }'). Each edit, and each member
         left as it is, is a 'path:line:column: note:' line; a class that already conforms is left alone.
         Run the tests with the class adopted, then 'propose' turns what was observed into owners.
 
