@@ -18,7 +18,8 @@ public struct AdoptCommand: Equatable, Sendable {
         Makes a class observable by Schedulable without typing it: adds ConfinedObject to its
         inheritance clause (and 'import Schedulable'), 'let confinement = Confinement.observed()' as
         its first member, @Confined before each stored instance 'var', and 'assertIsolated()' as the
-        first statement of each instance method (in its extensions too). Each edit, and each member
+        first statement of each instance method (in its extensions too; not in an entry point, whose
+        body is one hop such as 'queue.sync { … }'). Each edit, and each member
         left as it is, is a 'path:line:column: note:' line; a class that already conforms is left alone.
         Run the tests with the class adopted, then 'propose' turns what was observed into owners.
 
@@ -31,7 +32,8 @@ public struct AdoptCommand: Equatable, Sendable {
           -h, --help           print this help
 
         EXIT STATUS: 0 planned or applied (or nothing to do); 2 bad arguments, no such class, several
-                     classes of that name, or a type that is not a class
+                     classes of that name, a type that is not a class, or a class with a subclass
+                     that conforms already (adopt the superclass first)
 
         """
 

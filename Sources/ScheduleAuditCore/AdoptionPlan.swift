@@ -23,9 +23,9 @@ struct AdoptionPlan: Sendable {
     static let guardStatement = "assertIsolated()"
     /// Identifiers whose presence in a method body counts as a guard (the audit's list).
     static let guardNames: Set<String> = ["assertIsolated", "preconditionIsolated", "isIsolated"]
-    private static let wrapperNames: Set<String> = ["Confined", "ScheduleProtected"]
+    static let wrapperNames: Set<String> = ["Confined", "ScheduleProtected"]
     /// Attributes the compiler refuses beside a property wrapper.
-    private static let unwrappableAttributes: Set<String> = ["NSManaged", "NSCopying", "IBOutlet", "IBInspectable", "GKInspectable"]
+    static let unwrappableAttributes: Set<String> = ["NSManaged", "NSCopying", "IBOutlet", "IBInspectable", "GKInspectable"]
 
     /// Plans the adoption of the class named `typeName` (simple, or qualified as `Outer.Inner`).
     ///
@@ -64,6 +64,17 @@ struct AdoptionPlan: Sendable {
         if let how = Self.conformance(of: type, in: file, declared: declared, files: files, seen: []) {
             notes.append(Note(path: file.path, line: site.line, column: site.column, message: "'\(type.qualifiedName)' already conforms to ConfinedObject (\(how)); nothing to adopt"))
             return
+        }
+        // A subclass that conforms already declares its own `confinement`: the superclass's would make
+        // that an override of a stored property and its conformance redundant.
+        let subclasses = declared.filter { other in
+            other.declaration.kind == .class
+                && other.declaration.inheritedNames(in: files[other.file]).first.map { $0 == type.qualifiedName || $0 == type.name } == true
+                && Self.conformance(of: other.declaration, in: files[other.file], declared: declared, files: files, seen: []) != nil
+        }
+        if !subclasses.isEmpty {
+            let names = subclasses.map { "'\($0.declaration.qualifiedName)' (\(files[$0.file].path):\(files[$0.file].tokens[$0.declaration.nameToken].line + 1))" }
+            throw AuditError("'\(type.qualifiedName)' has subclasses that conform to ConfinedObject already: \(names.joined(separator: ", ")); their 'confinement' would override the one adopt adds. Adopt the superclass first, or leave it")
         }
         var edits: [String: [SourceInsertion]] = [:]
         func add(_ insertion: SourceInsertion, in file: SourceFile, at token: Int, _ message: String) {
@@ -129,12 +140,19 @@ struct AdoptionPlan: Sendable {
                     continue
                 }
                 guard let braces = member.body else { continue }
+                let placement = source.guardPlacement(of: member)
+                if case .refused(let reason) = placement {
+                    skip(member.nameToken ?? member.keyword, in: source, "skipped '\(source.displayName(of: member))': \(reason)")
+                    continue
+                }
                 let insertion = Self.firstStatement(Self.guardStatement, open: braces.open, close: braces.close, in: source, lines: lines[source.path] ?? [])
                 var message = "guard method '\(source.displayName(of: member))' with \(Self.guardStatement)"
-                if let expression = source.implicitlyReturnedExpression(of: member) {
+                if case .firstWithReturn(let expressions) = placement {
                     // The body was one expression returned implicitly; after the guard it needs `return`.
-                    let token = source.tokens[expression]
-                    edits[source.path, default: []].append(SourceInsertion(line: token.line, column: token.column, text: "return "))
+                    for expression in expressions {
+                        let token = source.tokens[expression]
+                        edits[source.path, default: []].append(SourceInsertion(line: token.line, column: token.column, text: "return "))
+                    }
                     message += ", and 'return' before the expression the body returned implicitly"
                 }
                 add(insertion, in: source, at: member.nameToken ?? member.keyword, message)
@@ -168,58 +186,6 @@ struct AdoptionPlan: Sendable {
                 return "inherited from '\(name)'"
             }
         }
-        return nil
-    }
-
-    /// `nil` to wrap the member; `.some(nil)` to pass over it silently (not a stored variable);
-    /// `.some(reason)` to list it as skipped.
-    private static func skipReason(forStored member: MemberDeclaration, in file: SourceFile) -> String?? {
-        let name = member.nameToken.map { "'\(file.tokens[$0].text)'" } ?? "this declaration"
-        switch member.kind {
-        case .constant:
-            return .some("skipped \(name): a 'let' cannot change, so it needs no check")
-        case .variable: break
-        default: return .some(nil)
-        }
-        if member.isTypeMember { return "skipped \(name): a static or class property belongs to the type, not to an instance" }
-        if member.computedAccessors != nil { return "skipped \(name): a computed property has no storage; what it reads is checked where that is stored" }
-        if member.modifiers.contains("lazy") { return "skipped \(name): a lazy property cannot have a property wrapper" }
-        if let reference = member.modifiers.first(where: { $0.hasPrefix("weak") || $0.hasPrefix("unowned") }) {
-            return "skipped \(name): a \(reference) property cannot have a property wrapper"
-        }
-        if member.modifiers.contains("override") { return "skipped \(name): a property with a wrapper cannot override another property" }
-        if member.declaresSeveral { return "skipped \(name): one statement declares several variables; a wrapper applies to one, so split it" }
-        if member.nameToken == nil { return "skipped \(name): a tuple pattern cannot have a property wrapper" }
-        if member.attributes.contains(where: wrapperNames.contains) { return "skipped \(name): already @Confined" }
-        if let actor = member.attributes.first(where: { $0.hasSuffix("Actor") }) {
-            return "skipped \(name): isolated to @\(actor), which the compiler checks"
-        }
-        if let attribute = member.attributes.first(where: unwrappableAttributes.contains) {
-            return "skipped \(name): @\(attribute) cannot be combined with a property wrapper"
-        }
-        // Another capitalized attribute on a stored `var` is a property wrapper (`@Published`): wrappers
-        // only compose when each wraps the next's value, and @Confined reaches its object instead.
-        if let wrapper = member.attributes.first(where: { $0.first?.isUppercase == true }) {
-            return "skipped \(name): it has the property wrapper @\(wrapper), which @Confined cannot wrap"
-        }
-        return nil
-    }
-
-    /// As ``skipReason(forStored:in:)``, for the methods that get a guard.
-    private static func skipReason(forMethod member: MemberDeclaration, in file: SourceFile) -> String?? {
-        let name = "'\(file.displayName(of: member))'"
-        switch member.kind {
-        case .subscript:
-            return .some("skipped subscript \(name): not guarded; what it reads is checked where that is stored")
-        case .function: break
-        default: return .some(nil)
-        }
-        guard let body = member.body else { return .some(nil) }
-        if member.isTypeMember { return "skipped \(name): a static or class method has no instance to check" }
-        if member.isPrivate {
-            return "skipped \(name): private methods are called by the type's own members, which are guarded (as the audit does)"
-        }
-        if file.containsIdentifier(in: (body.open + 1)..<body.close, anyOf: guardNames) { return "skipped \(name): already guarded" }
         return nil
     }
 

@@ -5,6 +5,7 @@
 /// | Verdict | Marking |
 /// | --- | --- |
 /// | `owner`, `main`, `first-user`, `hand-off` | held, unless some instances strayed |
+/// | the same, from a file whose runtime did not state the innermost-serial rule | unexercised |
 /// | the same, with a stray use (a move without `handOff(to:)` only some instances made) | contradicted |
 /// | `not-confinable`; `contradicted` (a declared owner missed) | contradicted |
 /// | `insufficient`; the type not in the files | unexercised |
@@ -14,7 +15,8 @@ enum ClaimMarking: Equatable, Sendable {
     case held(String)
     /// Not confinable as observed, a stray use, or a declared owner missed.
     case contradicted(String)
-    /// The files do not show the type used, or not enough to judge.
+    /// The files do not show the type used, not enough to judge, or were written by a runtime that
+    /// could not tell the uses apart.
     case unexercised(String)
     /// No run can test the claim; the text says why.
     case notObservable(String)
@@ -70,7 +72,17 @@ enum ClaimMarking: Equatable, Sendable {
         let evidence = sentences(entry.evidence)
         switch entry.verdict {
         case .owner, .main, .firstUser, .handOff:
-            guard !entry.strayMoves.isEmpty else { return .held("\(entry.verdict.rawValue): \(evidence)") }
+            guard !entry.strayMoves.isEmpty else {
+                // "Held" only from uses the run could tell apart: a runtime without the innermost-serial
+                // rule put a use inside another queue's `sync` on the bound thread in that thread's
+                // context, so a wrong-queue use there could not have shown.
+                let unresolved = type.unresolvedFiles.uniqued { $0 }
+                guard unresolved.isEmpty else {
+                    let more = unresolved.count > 3 ? " and \(unresolved.count - 3) more" : ""
+                    return .unexercised("the run could not have shown a violation: \(unresolved.prefix(3).joined(separator: ", "))\(more) \(unresolved.count == 1 ? "was" : "were") written by a runtime that did not tell a use inside another queue's sync apart from the thread running it (no 'resolution: \(ProcessObservations.innermostSerial)'); observe again with this version. Propose says \(entry.verdict.rawValue): \(evidence)")
+                }
+                return .held("\(entry.verdict.rawValue): \(evidence)")
+            }
             // Propose keeps the owner where instances start and lists the moves; its evidence follows.
             let strays = entry.strayMoves.map {
                 "used from \($0.to.description) at \(Proposer.site($0.site)) after \($0.from.description), without a handOff(to:)"

@@ -19,7 +19,10 @@ public struct ClaimsCommand: Equatable, Sendable {
           held            owner, main, first-user or hand-off (the line says which)
           contradicted    not-confinable, a stray use (a move without handOff(to:) that only some
                           instances made), or a declared owner missed: a warning naming the sites
-          unexercised     insufficient evidence, or the class is not in the files ('adopt' it first)
+          unexercised     insufficient evidence, the class is not in the files ('adopt' it first), or
+                          a file's runtime did not tell a use inside another queue's sync apart from
+                          the thread running it (no "resolution": "innermost-serial"): the run could
+                          not have shown a violation, so it is never 'held'
           not observable  an 'assumeIsolated' call, or a variable of another type: no run tests it
                           (the line says why)
 

@@ -251,6 +251,7 @@ struct ObservationTests {
         let file = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
         #expect(file["format"] as? String == "schedulable-observations")
         #expect(file["version"] as? Int == ConfinementObservations.formatVersion)
+        #expect(file["resolution"] as? String == "innermost-serial")
         let types = try #require(file["types"] as? [[String: Any]])
         #expect(types.map { $0["type"] as? String } == ["Preferences", "RawQueueCache", "UploadLog"])
         let contexts = try #require(file["contexts"] as? [[String: Any]])

@@ -151,6 +151,9 @@ struct AdoptCommandTests {
         ("@MainActor\nfinal class Screen {}", "Screen", "error: 'Screen' is isolated to @MainActor, which the compiler checks"),
         ("final class Uploader {}", "Uploder", "error: no class named 'Uploder' in the sources; did you mean 'Uploader'?\n"),
         ("final class Uploader {}", "Missing", "error: no class named 'Missing' in the sources\n"),
+        // Adopted after its subclass, the base's record would be overridden by the subclass's stored one.
+        ("class Base<T> {}\nfinal class Leaf<T>: Base<T>, ConfinedObject { let confinement = Confinement.observed() }", "Base",
+         "error: 'Base' has subclasses that conform to ConfinedObject already: 'Leaf' ("),
     ])
     func typesThatCannotBeAdoptedAreErrors(source: String, name: String, message: String) throws {
         let sources = try TemporarySources(["A.swift": source])

@@ -155,6 +155,50 @@ struct ApplyCommandTests {
         #expect(spelling("comment") == nil)
     }
 
+    /// A class shared under a lock is named with its lock where `apply` says it is not confinable; a
+    /// queue is an owner, not a lock, and a class without a lock gets no such note.
+    @Test func aNotConfinableClassNamesItsLock() {
+        let file = SourceFile(path: "S.swift", text: """
+            final class Stats: @unchecked Sendable {
+                let confinement = Confinement.observed()
+                private let lock = NSLock()
+                private var state: OSAllocatedUnfairLock<Int>
+                private let queue = DispatchQueue(label: "stats")
+                static let shared = NSRecursiveLock()
+                var hits = 0
+            }
+            final class Plain {
+                let confinement = Confinement.observed()
+                var hits = 0
+            }
+            """)
+        #expect(file.lockMembers(ofClassAt: 1) == ["'lock' (NSLock)", "'state' (OSAllocatedUnfairLock)"])
+        #expect(file.lockMembers(ofClassAt: 9).isEmpty)
+    }
+
+    /// A `queue` context (a raw serial DispatchQueue) is named by the global or static `let` that
+    /// holds it, as a scheduler is; a scheduler's label never names a queue, nor the reverse.
+    @Test func rawQueuesAreNamedByTheirVariables() {
+        let source = """
+            let storageQueue = DispatchQueue(label: "app.storage")
+            enum Queues { static let network = Dispatch.DispatchQueue(label: "app.network", qos: .utility) }
+            let uploads = SerialQueueScheduler(label: "app.uploads")
+            final class Downloader { let queue = DispatchQueue(label: "app.download") }
+            """
+        let index = SchedulerDeclarations(files: [SourceFile(path: "S.swift", text: source)])
+        func spelling(_ label: String, queue: Bool) -> String? {
+            if case .found(let spelling, _) = index.lookup(label: label, queue: queue) { return spelling }
+            return nil
+        }
+        #expect(spelling("app.storage", queue: true) == "storageQueue")
+        #expect(spelling("app.network", queue: true) == "Queues.network")
+        #expect(spelling("app.storage", queue: false) == nil)
+        #expect(spelling("app.uploads", queue: true) == nil)
+        #expect(spelling("app.uploads", queue: false) == "uploads")
+        #expect(index.lookup(label: "app.download", queue: true) == .notFound("'queue' (S.swift:4) holds it, but as an instance property or a local, which the record's initializer cannot name; make it a global or a static member"))
+        #expect(index.lookup(label: "app.none", queue: true) == .notFound(#"no 'let' or 'var' initialised with DispatchQueue(label: "app.none") in the sources"#))
+    }
+
     @Test func replacedLinesDiffAsRemovedAndAddedInHunksThatMerge() {
         let lines = (1...20).map { "line \($0)" }
         let edits = [3, 6, 18].map { ApplyPlan.LineEdit(path: "F.swift", line: $0, old: "line \($0)", new: "new \($0)") }

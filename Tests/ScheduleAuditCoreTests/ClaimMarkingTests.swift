@@ -43,6 +43,30 @@ struct ClaimMarkingTests {
         #expect(marked.summary == "claims: 1 claim (1 @unchecked Sendable, 0 nonisolated(unsafe), 0 assumeIsolated); marked from 1 observation file: \(counts.joined(separator: ", "))")
     }
 
+    /// A file whose runtime did not state the innermost-serial rule cannot make a claim "held": a use
+    /// inside another queue's `sync` on the bound thread was not a step there. What contradicts the
+    /// claim still does.
+    @Test(arguments: [[[2], [2]], [[1]], [[1, 2], [1, 2]]])
+    func evidenceThatCouldNotShowAViolationIsNeverHeld(instances: [[Int]]) throws {
+        let sources = try TemporarySources([
+            "Sources/Cache.swift": "final class Cache: @unchecked Sendable {\n    var items = 0\n}\n",
+            "obs/old.json": ClaimsCommandTests.observation(type: "Cache", instances: instances, resolution: nil),
+            "obs/new.json": ClaimsCommandTests.observation(type: "Cache", instances: instances),
+        ])
+        let result = AuditCommand.main(arguments: ["claims", "--sources", sources.path("Sources"), "--observations", sources.path("obs")])
+        let lines = result.standardOutput.split(separator: "\n").map(String.init)
+        try #require(lines.count == 3)
+        #expect(lines[1].contains(": note: unexercised: the run could not have shown a violation: \(sources.path("obs/old.json")) was written by a runtime that did not tell a use inside another queue's sync apart from the thread running it (no 'resolution: innermost-serial'); observe again with this version. Propose says "))
+        #expect(lines[2].hasSuffix("0 held, 0 contradicted, 1 unexercised, 0 not observable"))
+        // The same run with every file stating the rule holds; a contradiction stands either way.
+        try FileManager.default.removeItem(atPath: sources.path("obs/old.json"))
+        let resolved = AuditCommand.main(arguments: ["claims", "--sources", sources.path("Sources"), "--observations", sources.path("obs")])
+        #expect(resolved.standardOutput.contains(": note: held: "))
+        try sources.write("obs/old.json", ClaimsCommandTests.observation(type: "Cache", instances: [[2], [1, 2, 1]], resolution: nil))
+        let contradicted = AuditCommand.main(arguments: ["claims", "--sources", sources.path("Sources"), "--observations", sources.path("obs")])
+        #expect(contradicted.standardOutput.contains(": warning: contradicted: not-confinable: "))
+    }
+
     @Test func aDeclaredOwnerMissedIsContradictedNamingBothSites() throws {
         let record = #"{"kind": "declared", "owner": 2, "boundAt": {"file": "App/Cache.swift", "line": 3}}"#
         let missed = try Self.marking([[1]], record: record)

@@ -50,7 +50,10 @@ struct ClaimsCommandTests {
 
     /// An observation file with one type whose instances took the given steps (context ids, each
     /// with a site on the line of its position), with the keys the core's writer uses.
-    static func observation(type: String, instances: [[Int]], record: String = #"{"kind": "observed", "createdAt": {"file": "App/Cache.swift", "line": 3}}"#) -> String {
+    static func observation(
+        type: String, instances: [[Int]], record: String = #"{"kind": "observed", "createdAt": {"file": "App/Cache.swift", "line": 3}}"#,
+        resolution: String? = ProcessObservations.innermostSerial
+    ) -> String {
         let kept = instances.enumerated().map { serial, contexts in
             let steps = contexts.enumerated().map { index, context in
                 #"{"context": \#(context), "member": "items", "site": {"file": "App/Cache.swift", "line": \#(10 + index), "function": "f()", "path": "/src/App/Cache.swift"}}"#
@@ -66,7 +69,7 @@ struct ClaimsCommandTests {
             #"{"context": \#($0), "site": {"file": "App/Cache.swift", "line": \#(firstLine[$0]!), "function": "f()"}}"#
         }
         return """
-            {"format": "schedulable-observations", "version": 1, "future": true,
+            {"format": "schedulable-observations", "version": 1, "future": true,\(resolution.map { #" "resolution": "\#($0)","# } ?? "")
              "process": {"pid": 1, "executable": "AppTests"},
              "limits": {"instancesPerType": 64, "stepsPerInstance": 8, "contextsPerMember": 16},
              "contexts": \(contexts),

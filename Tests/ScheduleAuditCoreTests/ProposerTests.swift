@@ -16,6 +16,33 @@ struct ProposerTests {
         #expect(entry.evidence == ["3 instances, every use on scheduler 'com.app.uploads'"])
     }
 
+    /// Construction is not a use: an instance whose initializer touched it on the caller's thread and
+    /// that was then used only in one queue's work is that queue's; a use after construction on the
+    /// caller's thread still counts, and so does an explicit hand-off.
+    @Test func constructionOnTheCallersThreadIsNotAUse() {
+        let main = ContextKey(kind: .main, label: "main thread")
+        let queue = ContextKey(kind: .queue, label: "app.storage")
+        func step(_ context: ContextKey, _ member: String, _ function: String) -> MergedType.Use {
+            MergedType.Use(context: context, member: member, site: ObservationSite(file: "App/Store.swift", line: 3, function: function))
+        }
+        func entry(_ instances: [[MergedType.Use]]) -> Proposal.Entry {
+            var type = MergedType(type: "Store", module: "App", recordKind: "observed", createdAt: .init(file: "App/Store.swift", line: 2))
+            type.instances = instances.enumerated().map { .init(file: "run.json", serial: $0 + 1, steps: $1, stepsDropped: 0) }
+            type.seen = instances.count
+            type.memberUses = instances.flatMap { $0 }.uniqued { "\($0.context.label)\u{0}\($0.member)" }
+            return Proposer.propose(type)
+        }
+        let built = [step(main, "rows", "App.Store.init(path:)"), step(queue, "rows", "add(_:)")]
+        #expect(entry([built, built]).verdict == .owner)
+        #expect(entry([built, built]).owner == queue)
+        // Used on the main thread outside its initializer, then on the queue: a move, as before.
+        let used = [step(main, "rows", "prepare()"), step(queue, "rows", "add(_:)")]
+        #expect(entry([used, used]).verdict == .handOff)
+        // Built, then handed off explicitly: the hand-off stands.
+        let handed = [step(main, "rows", "init(path:)"), step(queue, "handOff(to:)", "start()")]
+        #expect(entry([handed, handed]).verdict == .handOff)
+    }
+
     @Test func mainFixtureSuggestsMainActor() throws {
         let entry = try #require(try F.propose([F.observation("main")])["ProfileModel"])
         #expect(entry.verdict == .main)

@@ -93,6 +93,10 @@ struct ProposalApplier {
             }
         case .notConfinable:
             out.append(at(.warning, "\(name) is not confinable as written: \(entry.evidence.first ?? "")\(tag)"))
+            let locks = sources[record.path].map { $0.file.lockMembers(ofClassAt: anchor.line - 1) } ?? []
+            if !locks.isEmpty {
+                out.append(at(.note, "\(name) is guarded by the lock \(locks.joined(separator: ", ")): shared under a lock, it has no one owner; the record stays observed (or remove it and the @Confined wrappers)"))
+            }
             out += entry.uses.map { site($0.site, .note, "\(name) used from \($0.context.description) here" + ($0.member.isEmpty ? "" : " ('\($0.member)')")) }
             return out + evidence
         case .contradicted:
@@ -101,6 +105,9 @@ struct ProposalApplier {
             return out + evidence.dropFirst(1 + entry.uses.count)
         case .insufficient:
             return out + [at(.note, "\(name): not enough evidence to propose an owner\(tag)")] + evidence
+        }
+        for point in entry.entryPoints ?? [] {
+            siteNotes += removeGuard(of: point, in: name, edits: &edits)
         }
         for stray in entry.strayMoves {
             let target = ownerExpression(stray.to).spelling ?? "<scheduler '\(stray.to.label)'>"
@@ -149,7 +156,11 @@ struct ProposalApplier {
             case .notFound(let reason): return (nil, reason)
             }
         case .queue:
-            return (nil, "\(context.description) is a raw dispatch queue: wrap it once in a SerialQueueScheduler(wrapping:) kept in a global or static 'let', and name that")
+            // A raw serial queue owns objects directly (`Confinement(owner: storageQueue)`).
+            switch schedulers.lookup(label: context.label, queue: true) {
+            case .found(let spelling, _): return (spelling, nil)
+            case .notFound(let reason): return (nil, "\(context.description) is a raw dispatch queue: \(reason); keep it in a global or static 'let' and name that")
+            }
         case .thread:
             return (nil, "\(context.description) is a plain thread: run its work on a ThreadScheduler kept in a global or static 'let', and name that")
         case .task, .pool:

@@ -187,36 +187,6 @@ extension SourceFile {
             || token.text.hasPrefix("#")
     }
 
-    /// The first token of a function body that returns its one expression implicitly (`-> Int { count }`):
-    /// a statement put before it must add `return` there. `nil` for a body with a `return` anywhere
-    /// (nested closures included: the scan cannot tell them from blocks), a `Void` or `Never` result, or a
-    /// first word that starts a statement.
-    func implicitlyReturnedExpression(of member: MemberDeclaration) -> Int? {
-        guard member.kind == .function, let body = member.body, body.open + 1 < body.close else { return nil }
-        var index = (member.nameToken ?? member.keyword) + 1
-        var arrow: Int?
-        while index + 1 < body.open, arrow == nil {
-            if tokens[index].isPunctuation("(") || tokens[index].isPunctuation("["), let close = matchingClose(index) {
-                index = close + 1
-                continue
-            }
-            if tokens[index].isPunctuation("-"), tokens[index + 1].isPunctuation(">") { arrow = index + 2 }
-            index += 1
-        }
-        guard let result = arrow, result < body.open else { return nil }
-        if tokens[result].isIdentifier("Void") || tokens[result].isIdentifier("Never")
-            || tokens[result].isPunctuation("(") && tokens[result + 1].isPunctuation(")") {
-            return nil
-        }
-        guard !tokens[(body.open + 1)..<body.close].contains(where: { $0.isIdentifier("return") }) else { return nil }
-        let first = tokens[body.open + 1]
-        return first.kind == .identifier && Self.statementWords.contains(first.text) ? nil : body.open + 1
-    }
-
-    private static let statementWords: Set<String> = [
-        "do", "for", "while", "repeat", "guard", "let", "var", "defer", "throw", "fatalError", "preconditionFailure",
-    ]
-
     /// The member's name with argument labels, as `#function` spells it (`enqueue(_:)`); the bare name
     /// for properties; `init(…)`, `subscript(…)` likewise.
     func displayName(of member: MemberDeclaration) -> String {

@@ -1,6 +1,7 @@
-/// The variables that hold a library scheduler created with a literal label, found by a scan of the
-/// sources: `let uploads = SerialQueueScheduler(label: "com.app.uploads")`, `static let`, `var`, with or
-/// without a type annotation or a `Schedulable.` prefix. `apply` names an owner by such a variable.
+/// The variables that hold a library scheduler or a raw dispatch queue created with a literal label,
+/// found by a scan of the sources: `let uploads = SerialQueueScheduler(label: "com.app.uploads")`,
+/// `let storage = DispatchQueue(label: "com.app.storage")`, `static let`, `var`, with or without a type
+/// annotation or a `Schedulable.`/`Dispatch.` prefix. `apply` names an owner by such a variable.
 ///
 /// Only a global or a `static` member can be named from a record's initializer (an instance property
 /// or a local is not in scope there): those are the ones ``lookup(label:)`` proposes; the others are
@@ -8,6 +9,8 @@
 struct SchedulerDeclarations: Sendable {
     /// The initializers recognised, by type name.
     static let schedulerTypes: Set<String> = ["SerialQueueScheduler", "ThreadScheduler"]
+    /// The raw queue's initializer: a `queue` context is named by a variable of this type.
+    static let queueType = "DispatchQueue"
 
     /// Words that may precede `let`/`var` in the same declaration.
     private static let modifiers: Set<String> = [
@@ -21,6 +24,8 @@ struct SchedulerDeclarations: Sendable {
         /// instance property or a local.
         var spelling: String?
         var label: String
+        /// Whether it holds a raw `DispatchQueue` (a `queue` context) rather than a library scheduler.
+        var isQueue = false
         var path: String
         /// 1-based.
         var line: Int
@@ -42,20 +47,21 @@ struct SchedulerDeclarations: Sendable {
         for file in files { scan(file) }
     }
 
-    /// The variable to name the scheduler labelled `label` by.
-    func lookup(label: String) -> Lookup {
-        let matching = declarations.filter { $0.label == label }
+    /// The variable to name the scheduler (or, with `queue`, the raw dispatch queue) labelled `label` by.
+    func lookup(label: String, queue: Bool = false) -> Lookup {
+        let matching = declarations.filter { $0.label == label && $0.isQueue == queue }
         let nameable = matching.filter { $0.spelling != nil }
         if nameable.count == 1, let only = nameable.first, let spelling = only.spelling {
             return .found(spelling: spelling, declaration: only)
         }
         if nameable.count > 1 {
             let list = nameable.map { "'\($0.spelling ?? $0.name)' (\($0.path):\($0.line))" }.joined(separator: ", ")
-            return .notFound("\(nameable.count) variables hold a scheduler labelled '\(label)': \(list); pick one")
+            return .notFound("\(nameable.count) variables hold a \(queue ? "queue" : "scheduler") labelled '\(label)': \(list); pick one")
         }
         if let other = matching.first {
             return .notFound("'\(other.name)' (\(other.path):\(other.line)) holds it, but as an instance property or a local, which the record's initializer cannot name; make it a global or a static member")
         }
+        if queue { return .notFound("no 'let' or 'var' initialised with DispatchQueue(label: \"\(label)\") in the sources") }
         return .notFound("no 'let' or 'var' initialised with SerialQueueScheduler(label: \"\(label)\") or ThreadScheduler(label: \"\(label)\") in the sources")
     }
 
@@ -109,10 +115,12 @@ struct SchedulerDeclarations: Sendable {
             cursor += 1
         }
         cursor += 1
-        if cursor + 1 < tokens.count, tokens[cursor].isIdentifier("Schedulable"), tokens[cursor + 1].isPunctuation(".") {
+        if cursor + 1 < tokens.count, tokens[cursor].isIdentifier("Schedulable") || tokens[cursor].isIdentifier("Dispatch"),
+            tokens[cursor + 1].isPunctuation(".") {
             cursor += 2
         }
-        guard cursor + 4 < tokens.count, tokens[cursor].kind == .identifier, Self.schedulerTypes.contains(tokens[cursor].text),
+        guard cursor + 4 < tokens.count, tokens[cursor].kind == .identifier,
+            Self.schedulerTypes.contains(tokens[cursor].text) || tokens[cursor].text == Self.queueType,
             tokens[cursor + 1].isPunctuation("("), tokens[cursor + 2].isIdentifier("label"),
             tokens[cursor + 3].isPunctuation(":"), tokens[cursor + 4].kind == .string
         else { return nil }
@@ -136,7 +144,8 @@ struct SchedulerDeclarations: Sendable {
             spelling = (types[last...] + [name]).joined(separator: ".")
         }
         return Declaration(
-            name: name, spelling: spelling, label: tokens[cursor + 4].text, path: file.path, line: tokens[index].line + 1
+            name: name, spelling: spelling, label: tokens[cursor + 4].text, isQueue: tokens[cursor].text == Self.queueType,
+            path: file.path, line: tokens[index].line + 1
         )
     }
 }

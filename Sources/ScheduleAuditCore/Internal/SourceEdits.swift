@@ -30,8 +30,11 @@ struct EditedSource: Sendable {
         edited = lines.map { String(decoding: $0, as: UTF8.self) }
     }
 
+    /// What an edited line becomes when the line is removed (no source line is this text).
+    static let removedLine = "\u{0}schedule-audit: removed"
+
     /// The whole new text.
-    var text: String { edited.joined(separator: "\n") }
+    var text: String { edited.filter { $0 != Self.removedLine }.joined(separator: "\n") }
 
     /// Whether anything changed.
     var isChanged: Bool { edited != original }
@@ -45,7 +48,9 @@ struct EditedSource: Sendable {
         let count = original.last == "" && edited.last == "" ? original.count - 1 : original.count
         for (index, old) in original[..<count].enumerated() {
             let new = edited[index].components(separatedBy: "\n")
-            if new == [old] {
+            if edited[index] == Self.removedLine {
+                rows.append(("-", old))
+            } else if new == [old] {
                 rows.append((" ", old))
             } else if new.last == old {
                 rows += new.dropLast().map { ("+", $0) } + [(" ", old)]

@@ -20,13 +20,9 @@ struct SourceToken: Equatable, Sendable {
     var line: Int
     var column: Int
 
-    func isPunctuation(_ character: String) -> Bool {
-        kind == .punctuation && text == character
-    }
+    func isPunctuation(_ character: String) -> Bool { kind == .punctuation && text == character }
 
-    func isIdentifier(_ name: String) -> Bool {
-        kind == .identifier && text == name
-    }
+    func isIdentifier(_ name: String) -> Bool { kind == .identifier && text == name }
 }
 
 /// A `//` or `/* */` comment, kept so that suppression markers can be found.
@@ -38,8 +34,9 @@ struct SourceComment: Equatable, Sendable {
 /// Splits Swift source into tokens and comments.
 ///
 /// Handles line and nested block comments, single-line, multi-line and raw (`#"…"#`) strings with
-/// interpolation, and backticked identifiers. Regex literals are not recognised (a `/` is punctuation);
-/// they do not occur in the declarations the audit reads.
+/// interpolation, regex literals (`/…/` where an operand may start, and `#/…/#`, multi-line too) and
+/// backticked identifiers. A regex literal is a `.string` token, so its brackets and quotes are not
+/// code.
 struct SwiftTokenizer {
     private let bytes: [UInt8]
     private var index = 0
@@ -78,6 +75,11 @@ struct SwiftTokenizer {
                 lexLineComment()
             case UInt8(ascii: "/") where peek(1) == UInt8(ascii: "*"):
                 lexBlockComment()
+            case UInt8(ascii: "/") where startsBareRegex():
+                let (startLine, startColumn, start) = (line, column, index)
+                advance()
+                lexRegexBody(hashes: 0)
+                tokens.append(SourceToken(kind: .string, text: text(from: start), line: startLine, column: startColumn))
             case UInt8(ascii: "\""):
                 let (startLine, startColumn) = (line, column)
                 let content = lexString(hashes: 0)
@@ -104,10 +106,7 @@ struct SwiftTokenizer {
         }
     }
 
-    private func isDigit(_ byte: UInt8?) -> Bool {
-        guard let byte else { return false }
-        return byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
-    }
+    private func isDigit(_ byte: UInt8?) -> Bool { byte.map { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") } ?? false }
 
     private static func isIdentifierHead(_ byte: UInt8) -> Bool {
         (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
@@ -151,12 +150,16 @@ struct SwiftTokenizer {
     private mutating func lexPound() {
         var hashes = 0
         while peek(hashes) == UInt8(ascii: "#") { hashes += 1 }
+        if peek(hashes) == UInt8(ascii: "/") {  // an extended regex literal, `#/…/#`, maybe over lines
+            let (startLine, startColumn, start) = (line, column, index)
+            for _ in 0...hashes { advance() }
+            lexRegexBody(hashes: hashes)
+            return tokens.append(SourceToken(kind: .string, text: text(from: start), line: startLine, column: startColumn))
+        }
         if peek(hashes) == UInt8(ascii: "\"") {
             let (startLine, startColumn) = (line, column)
             for _ in 0..<hashes { advance() }
-            let content = lexString(hashes: hashes)
-            tokens.append(SourceToken(kind: .string, text: content, line: startLine, column: startColumn))
-            return
+            return tokens.append(SourceToken(kind: .string, text: lexString(hashes: hashes), line: startLine, column: startColumn))
         }
         // `#if`, `#function`, `#selector`: one identifier token that keeps its `#`.
         let (startLine, startColumn, start) = (line, column, index)
@@ -230,9 +233,64 @@ struct SwiftTokenizer {
                 if depth == 0 { return }
             case UInt8(ascii: "\""):
                 _ = lexString(hashes: 0)
+            case UInt8(ascii: "#") where peek(1) == UInt8(ascii: "#") || peek(1) == UInt8(ascii: "\""):
+                var hashes = 0
+                while peek(hashes) == UInt8(ascii: "#") { hashes += 1 }
+                guard peek(hashes) == UInt8(ascii: "\"") else { advance(); continue }
+                for _ in 0..<hashes { advance() }
+                _ = lexString(hashes: hashes)
             default:
                 advance()
             }
+        }
+    }
+
+    /// Whether the `/` at `index` opens a bare regex literal: it stands where an operand starts (not
+    /// after a name, number, literal or closing bracket, where it divides), no space follows it, and an
+    /// unescaped `/` closes it on the same line.
+    private func startsBareRegex() -> Bool {
+        if let last = tokens.last {
+            let operandWords: Set<String> = ["return", "case", "in", "try", "await", "throw", "where", "if", "guard", "while", "else", "let", "var", "some", "any", "is", "as"]
+            switch last.kind {
+            case .identifier where !operandWords.contains(last.text), .number, .string: return false
+            case .punctuation where [")", "]", "}", ">"].contains(last.text): return false
+            // An operator that touches the `/` makes them one operator (`+/`, `=/`).
+            case .punctuation where last.line == line && last.column + 1 == column: return false
+            default: break
+            }
+        }
+        guard let next = peek(1), next != UInt8(ascii: " "), next != UInt8(ascii: "\t"), next != UInt8(ascii: "\n"),
+            next != UInt8(ascii: "=") else { return false }
+        var position = index + 1
+        var inClass = false
+        while position < bytes.count, bytes[position] != UInt8(ascii: "\n") {
+            switch bytes[position] {
+            case UInt8(ascii: "\\"): position += 1
+            case UInt8(ascii: "["): inClass = true
+            case UInt8(ascii: "]"): inClass = false
+            case UInt8(ascii: "/") where !inClass: return bytes[position - 1] != UInt8(ascii: " ")
+            default: break
+            }
+            position += 1
+        }
+        return false
+    }
+
+    /// Skips a regex literal's body, after its opening delimiter, through its closing `/` and `hashes`
+    /// `#`s; escapes are skipped, and a bare literal (no `#`) ends at its line's end if unterminated.
+    private mutating func lexRegexBody(hashes: Int) {
+        while let byte = peek() {
+            if byte == UInt8(ascii: "\n") && hashes == 0 { return }
+            if byte == UInt8(ascii: "\\") {
+                advance()
+                if peek() != nil, peek() != UInt8(ascii: "\n") { advance() }
+                continue
+            }
+            if byte == UInt8(ascii: "/") && hashesFollow(hashes, from: index + 1) {
+                for _ in 0...hashes { advance() }
+                return
+            }
+            advance()
         }
     }
 }

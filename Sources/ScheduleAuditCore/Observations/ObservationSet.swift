@@ -51,6 +51,9 @@ struct MergedType: Sendable {
     var contextsDropped = 0
     /// The files the type appears in.
     var files: [String] = []
+    /// Those of ``files`` whose runtime did not state the innermost-serial rule: there a use inside
+    /// another queue's `sync` on the thread the instance was bound to was not told apart from it.
+    var unresolvedFiles: [String] = []
     /// The specializations pooled into this type (`Cursor<Int>`, `Cursor<Bool>`), when it is generic.
     var specializations: [String] = []
 }
@@ -114,6 +117,7 @@ struct ObservationSet: Sendable {
                     )
                 }
                 merged.files.append(path)
+                if file.resolution != ProcessObservations.innermostSerial { merged.unresolvedFiles.append(path) }
                 let counts = observed.instances
                 merged.seen += counts?.seen ?? counts?.kept ?? observed.instanceSteps.count
                 merged.dropped += counts?.dropped ?? 0
@@ -171,6 +175,7 @@ struct ObservationSet: Sendable {
                 pooled.contextsDropped += type.contextsDropped
                 pooled.instances += type.instances
                 pooled.files += type.files
+                pooled.unresolvedFiles += type.unresolvedFiles
                 for use in type.memberUses where !pooled.memberUses.contains(where: { $0.context == use.context && $0.member == use.member }) {
                     pooled.memberUses.append(use)
                 }

@@ -12,6 +12,9 @@ struct ProcessObservations: Decodable, Sendable {
     static let format = "schedulable-observations"
     /// The newest version this reader understands.
     static let supportedVersion = 1
+    /// The `resolution` of a runtime that records a use in the innermost serial context its thread
+    /// holds, so that a use inside another queue's `sync` on the owner's thread is a step of its own.
+    static let innermostSerial = "innermost-serial"
 
     struct Process: Decodable, Sendable {
         var pid: Int?
@@ -86,6 +89,9 @@ struct ProcessObservations: Decodable, Sendable {
 
     var format: String
     var version: Int
+    /// How the writing runtime placed a use (absent in files of runtimes before the rule):
+    /// ``innermostSerial`` when a use inside `q.sync {}` is q's, not the calling thread's.
+    var resolution: String?
     var process: Process?
     var limits: Limits
     var contexts: [Context]

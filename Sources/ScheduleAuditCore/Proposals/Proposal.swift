@@ -75,6 +75,9 @@ struct Proposal: Codable, Sendable {
         /// `not-confinable`: the two uses that conflict; `contradicted`: each miss (context, member, first
         /// site); `first-user`: the first use of each context.
         var uses: [Use] = []
+        /// Methods whose guard ran outside the owner while their members ran inside it (their bodies
+        /// hop): each with its guard's first site, which `apply` removes. Absent in older proposals.
+        var entryPoints: [Use]?
         var instances: Instances
         /// Whether the verdict rests on a sample (instances, steps or member contexts were dropped).
         var sampled: Bool

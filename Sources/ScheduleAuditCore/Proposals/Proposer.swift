@@ -1,5 +1,8 @@
 /// Turns one merged type into one verdict with its evidence.
 ///
+/// Before the rules, an instance's construction steps (its initializer's, where it was built, before a
+/// non-transfer move) and the steps of entry points (``entryPoints(of:)``) are left out.
+///
 /// The rules, in order (the first that applies decides):
 /// 1. A declared owner that was missed is `contradicted` (a declared type without misses is never in a
 ///    file); one with no recorded miss is `insufficient`.
@@ -14,8 +17,23 @@
 ///    different ones are `first-user`. Moves without a `handOff(to:)` that only some instances make are
 ///    listed as stray: the proposed record will report them (a bug, or a hand-off to write).
 enum Proposer {
-    static func propose(_ type: MergedType) -> Proposal.Entry {
-        let kept = type.instances.filter { !$0.steps.isEmpty }
+    static func propose(_ observed: MergedType) -> Proposal.Entry {
+        var type = observed
+        let entryPoints = type.recordKind == "declared" ? (points: [], instances: observed.instances) : Self.entryPoints(of: observed)
+        if !entryPoints.points.isEmpty {
+            type.instances = entryPoints.instances
+            type.memberUses.removeAll { use in entryPoints.points.contains { $0.member == use.member } }
+        }
+        var entry = judge(type)
+        if !entryPoints.points.isEmpty {
+            entry.entryPoints = entryPoints.points
+            entry.evidence += entryPoints.points.map(entryPointEvidence)
+        }
+        return entry
+    }
+
+    private static func judge(_ type: MergedType) -> Proposal.Entry {
+        let kept = type.instances.map(withoutConstruction).filter { !$0.steps.isEmpty }
         let cut = kept.filter { $0.stepsDropped > 0 }.count
         var entry = Proposal.Entry(
             type: type.type, module: type.module, verdict: .insufficient, record: type.recordKind,
@@ -42,7 +60,7 @@ enum Proposer {
             return entry
         }
         let shown = Set(visits.flatMap { $0.map(\.context) })
-        let unseen = type.memberUses.filter { !shown.contains($0.context) }
+        let unseen = type.memberUses.filter { !shown.contains($0.context) && $0.site?.function.map(isInitializer) != true }
         let starts = Set(visits.map { $0[0].context })
         let count = "\(kept.count) \(kept.count == 1 ? "instance" : "instances")"
         let moves = visits.flatMap { path in zip(path, path.dropFirst()).map { Move(from: $0, to: $1) } }
@@ -81,6 +99,28 @@ enum Proposer {
         }
         entry.evidence += sample
         return entry
+    }
+
+    /// The instance without the steps its construction made where it was built, when its first use
+    /// after them is elsewhere and not an explicit transfer: construction is not a use (an object built
+    /// on the caller's thread, then used only in one queue's work, is that queue's), as the checks treat
+    /// it.
+    static func withoutConstruction(_ instance: MergedType.Instance) -> MergedType.Instance {
+        let building = instance.steps.prefix { step in
+            step.context == instance.steps[0].context && step.site?.function.map(isInitializer) == true
+        }
+        guard !building.isEmpty, building.count < instance.steps.count,
+            !transferMembers.contains(instance.steps[building.count].member),
+            instance.steps[building.count].context != instance.steps[0].context
+        else { return instance }
+        var trimmed = instance
+        trimmed.steps.removeFirst(building.count)
+        return trimmed
+    }
+
+    /// Whether a site's function is an initializer (`init(name:)`, `App.Job.init(name:)`).
+    private static func isInitializer(_ function: String) -> Bool {
+        function.hasPrefix("init(") || function.contains(".init(") || function.contains("__allocating_init")
     }
 
     /// An instance's steps as the run of contexts it visited, each with the step that entered it.

@@ -46,6 +46,9 @@ struct ObservationFile {
         return JSON.object([
             ("format", JSON.string("schedulable-observations")),
             ("version", String(ConfinementObservations.formatVersion)),
+            // How a use was placed: in the innermost serial context the thread holds (the queue whose
+            // `sync` it runs), so a reader can trust that such a use would have been a step of its own.
+            ("resolution", JSON.string("innermost-serial")),
             ("process", process),
             ("limits", limits),
             ("contexts", Self.array(contextObjects)),
