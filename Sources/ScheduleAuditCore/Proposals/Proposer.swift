@@ -120,7 +120,7 @@ enum Proposer {
 
     /// Whether a site's function is an initializer (`init(name:)`, `App.Job.init(name:)`).
     private static func isInitializer(_ function: String) -> Bool {
-        function.hasPrefix("init(") || function.contains(".init(") || function.contains("__allocating_init")
+        function.hasPrefix("init(") || function.hasSubstring(".init(") || function.hasSubstring("__allocating_init")
     }
 
     /// An instance's steps as the run of contexts it visited, each with the step that entered it.
