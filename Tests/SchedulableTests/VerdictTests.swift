@@ -81,7 +81,7 @@ struct VerdictTests {
         #expect(result.effects == ["holds(id)"])
     }
 
-    @Test func rule5AQuestionOnADetachedRecordBindsNothing() {
+    @Test func rule6AQuestionOnADetachedRecordBindsNothing() {
         let detached = { FakeRecord(word: .unsettled, owner: nil) }
         #expect(judge(.question, record: detached(), here: FakeHere(bindable: Self.owner)).verdict == "pass")
         let onPool = judge(.question, record: detached(), here: FakeHere(bindable: nil))
@@ -89,20 +89,20 @@ struct VerdictTests {
         #expect(onPool.effects == ["stripe", "bindable"])
     }
 
-    @Test func rule6AnExcludedMemberDoesNotBindADetachedRecord() {
+    @Test func rule7AnExcludedMemberDoesNotBindADetachedRecord() {
         let record = FakeRecord(word: .unsettled, owner: nil, excluded: true)
         let result = judge(.use, Self.method, record: record, here: FakeHere(bindable: Self.owner))
         #expect(result.verdict == "pass")
         #expect(result.effects == ["stripe", "excludes"])
     }
 
-    @Test func rule7AFirstUseOnAPoolThreadIsReportedNotSerial() {
+    @Test func rule8AFirstUseOnAPoolThreadIsReportedNotSerial() {
         let result = judge(.use, Self.method, record: FakeRecord(word: .unsettled, owner: nil), here: FakeHere(bindable: nil))
         #expect(result.verdict == "report")
         #expect(result.effects == ["stripe", "excludes", "report(notSerial)", "bindable"])
     }
 
-    @Test func rule8AFirstUseBindsADetachedRecordWhereItRuns() {
+    @Test func rule9AFirstUseBindsADetachedRecordWhereItRuns() {
         let result = judge(.use, Self.method, record: FakeRecord(word: .unsettled, owner: nil), here: FakeHere(bindable: Self.owner))
         #expect(result.verdict == "pass")
         #expect(result.effects == ["stripe", "excludes", "bind(9000001)", "bindable"])
@@ -110,40 +110,40 @@ struct VerdictTests {
         #expect(judge(.use, Self.method, record: resolving, here: FakeHere(bindable: Self.owner)).verdict == "passResolving")
     }
 
-    @Test func rule9TheOwnerPassesByTheDrainLockAndEndsTheWindow() {
+    @Test func rule10TheOwnerPassesByTheDrainLockAndEndsTheWindow() {
         let result = judge(.use, Self.method, record: FakeRecord(word: .unsettled, owner: Self.owner), here: FakeHere(holdsOwner: true))
         #expect(result.verdict == "pass")
         #expect(result.effects == ["stripe", "endWindow", "legitimate", "holds(owner)"])
     }
 
-    @Test func rule10TheBuildingWorkPassesWhileItsWindowIsOpen() {
+    @Test func rule11TheBuildingWorkPassesWhileItsWindowIsOpen() {
         let record = FakeRecord(word: .unsettled, owner: Self.owner, inWindow: true)
         let result = judge(.use, Self.method, record: record, here: FakeHere())
         #expect(result.verdict == "pass")
         #expect(result.effects == ["stripe", "legitimate", "holds(owner)"])
     }
 
-    @Test func rule11AnExcludedMemberPassesAfterTheOwnersRules() {
+    @Test func rule12AnExcludedMemberPassesAfterTheOwnersRules() {
         let record = FakeRecord(word: .unsettled, owner: Self.owner, excluded: true)
         let result = judge(.use, Self.method, record: record, here: FakeHere())
         #expect(result.verdict == "pass")
         #expect(result.effects == ["stripe", "excludes", "holds(owner)"])
     }
 
-    @Test func rule12AQuestionAnswersNoAndReportsNothing() {
+    @Test func rule15AQuestionAnswersNoAndReportsNothing() {
         let result = judge(.question, record: FakeRecord(word: .settled(Self.owner.id), owner: Self.owner), here: FakeHere())
         #expect(result.verdict == "no")
         #expect(result.effects == ["stripe", "holds(id)", "holds(owner)"])
     }
 
-    @Test func rule13AnAccessDuringDeinitIsNotReported() {
+    @Test func rule16AnAccessDuringDeinitIsNotReported() {
         let here = FakeHere(deallocating: true)
         let result = judge(.use, Self.method, record: FakeRecord(word: .settled(Self.owner.id), owner: Self.owner), here: here, object: NSObject())
         #expect(result.verdict == "pass")
         #expect(result.effects == ["stripe", "excludes", "holds(id)", "holds(owner)", "deallocating"])
     }
 
-    @Test func rule14LibdispatchHasTheLastWordWhereTheOutcomeIsATrap() {
+    @Test func rule17LibdispatchHasTheLastWordWhereTheOutcomeIsATrap() {
         let settled = { FakeRecord(word: .settled(Self.owner.id), owner: Self.owner) }
         let yes = judge(.use, Self.method, record: settled(), here: FakeHere(unseen: true, dispatchSays: true), tier: .precondition)
         #expect(yes.verdict == "pass")
@@ -162,7 +162,7 @@ struct VerdictTests {
         }
     }
 
-    @Test func rule15AnythingElseIsReported() {
+    @Test func rule18AnythingElseIsReported() {
         let result = judge(.use, Self.method, record: FakeRecord(word: .settled(Self.owner.id), owner: Self.owner), here: FakeHere())
         #expect(result.verdict == "report")
         #expect(result.effects == ["stripe", "excludes", "report(wrongContext)", "holds(id)", "holds(owner)", "delivering"])
@@ -182,7 +182,7 @@ struct VerdictTests {
         #expect(!elsewhere.effects.contains("holds(id)"))
     }
 
-    @Test func rule11aAnObservedRecordFollowsItsUserAndRecordsAStep() {
+    @Test func rule5AnObservedRecordFollowsItsUserAndRecordsAStep() {
         let observed = CodeLocation(fileID: "App/Observed.swift", line: 3)
         // An observed record's word never settles: every use reaches the stripe.
         let record = { FakeRecord(word: .unsettled, owner: Self.owner, observedAt: observed) }
@@ -221,7 +221,7 @@ struct VerdictTests {
         #expect(!deinitUse.effects.contains("observe"))
     }
 
-    @Test func rule11aAnObservedRecordsFirstUseIsAStepOnAPoolThreadToo() {
+    @Test func rule5AnObservedRecordsFirstUseIsAStepOnAPoolThreadToo() {
         let observed = CodeLocation(fileID: "App/Observed.swift", line: 3)
         let first = judge(.use, Self.method, record: FakeRecord(word: .unsettled, owner: nil, observedAt: observed), here: FakeHere(observing: Self.elsewhere), object: NSObject())
         #expect(first.verdict == "pass")

@@ -62,12 +62,12 @@ package enum Checking {
         }
         // Everything else reads the binding under the record's stripe (a fixed owner has none).
         let ruling: Ruling = record.withStripe {
-            // 11a. TM "Observing" (asked first for an observed record's use; its word never settles, so
-            //      every use comes here: the token cannot see a raw `queue.sync {}`): the use is in the
-            //      innermost serial context the thread holds — inside a raw `queue.sync {}` called from
-            //      the main thread, that queue. There, a use of the record's context is legitimate;
-            //      anywhere else the record moves there (or, outside anything serial, is detached) and
-            //      the use is a step, recorded, never reported — the same thread included.
+            // 5. TM "Observing" (asked first for an observed record's use; its word never settles, so
+            //    every use comes here: the token cannot see a raw `queue.sync {}`): the use is in the
+            //    innermost serial context the thread holds — inside a raw `queue.sync {}` called from
+            //    the main thread, that queue. There, a use of the record's context is legitimate;
+            //    anywhere else the record moves there (or, outside anything serial, is detached) and
+            //    the use is a step, recorded, never reported — the same thread included.
             if access == .use, let member, record.observedAt != nil {
                 if record.excludes(member) { return .pass }
                 let context = here.observingContext
@@ -85,21 +85,21 @@ package enum Checking {
             guard let owner = record.lockedOwner else {
                 return detachedRuling(access, member: member, newOwner: newOwner, record: record, here: here)
             }
-            // 9. TM "Construct here, use there" (the owner's first use), "What libdispatch knows": the
-            //    owner — by a tracked layer or by libdispatch's drain lock (raw `sync` nested
-            //    in raw owner work). Its first use ends the construction window.
+            // 10. TM "Construct here, use there" (the owner's first use), "What libdispatch knows": the
+            //     owner — by a tracked layer or by libdispatch's drain lock (raw `sync` nested
+            //     in raw owner work). Its first use ends the construction window.
             if here.holds(owner) {
                 record.endWindowOnOwnersUse(owner)
                 return legitimate(access, member: member, newOwner: newOwner, record: record)
             }
-            // 10. TM "Construct here, use there": the work that built the object, while its window is
+            // 11. TM "Construct here, use there": the work that built the object, while its window is
             //     open.
             if record.isInConstructionWindowHere { return legitimate(access, member: member, newOwner: newOwner, record: record) }
-            // 11. TM "The verdict, in order" (exclusion wins), after the owner's rules: the owner's use
+            // 12. TM "The verdict, in order" (exclusion wins), after the owner's rules: the owner's use
             //     of an excluded member still ends the window.
             if access == .use, let member, record.excludes(member) { return .pass }
-            // 11b. TM "Observing": an observed record is handed off from anywhere; a question is
-            //      answered by its context, like any owner's.
+            // 13. TM "Observing": an observed record is handed off from anywhere; a question is
+            //     answered by its context, like any owner's.
             if record.observedAt != nil, let member, access == .transfer {
                 record.transfer(to: newOwner, member: member)
                 return .pass
@@ -110,20 +110,20 @@ package enum Checking {
         case .pass: return .pass
         case .passResolving: return .passResolving
         case .observed:
-            // 13. TM "Construct here, use there" (destruction), for an observed use: a deinit's uses are
+            // 14. TM "Construct here, use there" (destruction), for an observed use: a deinit's uses are
             //     no step. Only a use through its object is observed: the step is the object's.
             guard let member, let object, !here.isDeallocating(object) else { return .pass }
             here.observe(object, observedAt: record.observedAt) { report(.observed, member).violation }
             return .pass
         case .refused(let refusal):
-            // 12. TM "The rule" (the query never says a false "yes"): a question answers "no" and
+            // 15. TM "The rule" (the query never says a false "yes"): a question answers "no" and
             //     reports nothing.
             guard let member else { return .no }
             return refused(refusal, member, object: object, here: here, report: report)
         }
     }
 
-    /// Rules 13–15: a use or transfer the record's rules refused (rule 0's refusal and a first use off
+    /// Rules 16–18: a use or transfer the record's rules refused (rule 0's refusal and a first use off
     /// anything serial are reported as they are). Inlined too, so that `report` is
     /// called in place: passed to a call, its captures would be copied on every slow path.
     @inline(__always)
@@ -135,12 +135,12 @@ package enum Checking {
             let pending = report(refusal, member)
             return .report(Delivery(pending.violation, to: handler(for: pending)))
         }
-        // 13. TM "Construct here, use there" (destruction): nothing else holds an object whose deinit
+        // 16. TM "Construct here, use there" (destruction): nothing else holds an object whose deinit
         //     runs.
         if let object, here.isDeallocating(object) { return .pass }
         let pending = report(refusal, member)
         let handler = handler(for: pending)
-        // 14. TM "What libdispatch knows" (the fallback): where the outcome is a trap anyway and the
+        // 17. TM "What libdispatch knows" (the fallback): where the outcome is a trap anyway and the
         //     thread may run dispatch work the library cannot account for, libdispatch answers (drain
         //     lock, else `dispatchPrecondition` with the report armed: ARCHITECTURE.md "Invariants", the
         //     report is out before any trap). Not while a handler runs here: a violation raised there is
@@ -151,7 +151,7 @@ package enum Checking {
         {
             return .pass
         }
-        // 15. TM "The verdict, in order", the Reporting Violations article: anything else is a violation.
+        // 18. TM "The verdict, in order", the Reporting Violations article: anything else is a violation.
         return .report(Delivery(pending.violation, to: handler))
     }
 
@@ -159,13 +159,13 @@ package enum Checking {
         ConfinementReporting.handler(for: pending.violation, objectHandler: pending.objectHandler)
     }
 
-    /// Rules 5–8, under the stripe: a record without an owner.
+    /// Rules 6–9, under the stripe: a record without an owner.
     @inline(__always)
     private static func detachedRuling<Record: VerdictRecord, Here: VerdictHere>(
         _ access: CheckedAccess, member: ConfinedMemberReference?, newOwner: ExecutionContext?, record: Record, here: Here
     ) -> Ruling {
         guard let member else {
-            // 5. TM "Detached objects, hand-off" (`isIsolated` on a pool thread): a use here would bind,
+            // 6. TM "Detached objects, hand-off" (`isIsolated` on a pool thread): a use here would bind,
             //    unless nothing serial runs here.
             return here.bindableContext == nil ? .refused(.notSerial) : .pass
         }
@@ -174,12 +174,12 @@ package enum Checking {
             record.transfer(to: newOwner, member: member)
             return .pass
         }
-        // 6. TM "The verdict, in order" (exclusion wins): an excluded member binds nothing.
+        // 7. TM "The verdict, in order" (exclusion wins): an excluded member binds nothing.
         if record.excludes(member) { return .pass }
-        // 7. TM "The rule" (concurrent queues cannot be owners), "Detached objects, hand-off": a pool
+        // 8. TM "The rule" (concurrent queues cannot be owners), "Detached objects, hand-off": a pool
         //    thread's next block or task is unrelated code, so nothing is bound to it.
         guard let context = here.bindableContext else { return .refused(.notSerial) }
-        // 8. `Confinement.detached(file:line:)`: the first checked use binds the object where it runs,
+        // 9. `Confinement.detached(file:line:)`: the first checked use binds the object where it runs,
         //    in the innermost serial context with a library identity (TM "Where am I").
         record.bindByFirstUse(to: context, member: member)
         return record.needsResolution ? .passResolving : .pass
@@ -209,7 +209,7 @@ package enum Checking {
         case refused(Refusal)
     }
 
-    /// The `report` argument of a question, which never reports (rule 12 answers first).
+    /// The `report` argument of a question, which never reports (rule 15 answers first).
     package static func noReport(_ refusal: Refusal, _ member: ConfinedMemberReference) -> PendingReport {
         preconditionFailure("a question reports nothing")
     }

@@ -17,7 +17,7 @@ package enum Refusal {
     case wrongContext(owner: ExecutionContext, boundAt: PackedCodeLocation)
     /// A detached record's first use runs on a concurrent pool thread: nothing serial owns it.
     case notSerial
-    /// The carrier of an observed record's step (rule 11a): the violation it becomes names the member
+    /// The carrier of an observed record's step (rule 5): the violation it becomes names the member
     /// and the access site, and is recorded, never reported.
     case observed
     /// A transfer of a record whose owner never changes (rule 0): `owner` stays; `boundAt` is where it

@@ -75,7 +75,7 @@ extension ConfinementRecord {
         publish(extras?.observedAt == nil ? .bound(to: newOwner, needsResolution: needsResolution) : .observing)
     }
 
-    /// Whether the options leave `member` unchecked (call under the stripe; the verdict's rules 6 and 11). Property entries not yet
+    /// Whether the options leave `member` unchecked (call under the stripe; the verdict's rules 7 and 12). Property entries not yet
     /// matched to wrappers on this object are matched from what earlier probes of the same key paths
     /// found — nothing is read here, which may be off the owner — so options hold from the first
     /// access of every object but the first of its type (see ``PropertyProbe``).
