@@ -36,6 +36,13 @@ struct CrashReportTests {
         ("bus", SIGBUS, nil), ("ill", SIGILL, nil), ("trap", SIGTRAP, nil), ("exit-thread", nil, 3),
     ]
 
+    /// How a process that dies of `signal` ends here: ThreadSanitizer handles SIGSEGV and SIGBUS itself
+    /// (after the library's handler has run) and exits with status 66.
+    private static func end(of signal: Int32?, exitStatus: Int32?) -> (signal: Int32?, exitStatus: Int32?) {
+        guard underThreadSanitizer, signal == SIGSEGV || signal == SIGBUS else { return (signal, exitStatus) }
+        return (nil, 66)
+    }
+
     /// Repetitions per kind; fewer under ThreadSanitizer, whose instrumented probe is many times slower.
     private static let runs = underThreadSanitizer ? 3 : 10
 
@@ -52,7 +59,8 @@ struct CrashReportTests {
     /// to itself, `exit()` on another thread.
     @Test(arguments: kinds.map(\.name))
     func aWarningThenEachKindOfEndKeepsTheReport(kind: String) throws {
-        let expected = try #require(Self.kinds.first { $0.name == kind })
+        let kindEntry = try #require(Self.kinds.first { $0.name == kind })
+        let expected = Self.end(of: kindEntry.signal, exitStatus: kindEntry.exitStatus)
         for run in 0..<Self.runs {
             let outcome = try runMainProbe(["crash", kind], environment: ["SCHEDULABLE_CONFINEMENT=warn"])
             #expect(outcome.signal == expected.signal, "\(kind) run \(run): \(outcome.standardError)")
@@ -81,8 +89,11 @@ struct CrashReportTests {
     }
 
     /// The Swift runtime's backtracer, installed before the library's handler, still reports the crash:
-    /// the handler gives the signal back to it.
-    @Test func theBacktracerStillRunsAfterTheReport() throws {
+    /// the handler gives the signal back to it. Not under ThreadSanitizer: the backtracer does not finish
+    /// with an instrumented process (seen in CI: `swift-backtrace` outlived the crashed probe for minutes,
+    /// holding its standard error open), which says nothing about the handler.
+    @Test(.disabled(if: underThreadSanitizer, "swift-backtrace does not finish on an instrumented process"))
+    func theBacktracerStillRunsAfterTheReport() throws {
         let outcome = try runMainProbe(
             ["crash", "force-unwrap"], environment: ["SCHEDULABLE_CONFINEMENT=warn"], backtracer: true
         )
@@ -116,7 +127,8 @@ struct CrashReportTests {
         let outcome = try runMainProbe(["crash", "segv", "blocked"])
         var ended = timespec()
         clock_gettime(CLOCK_MONOTONIC, &ended)
-        #expect(outcome.signal == SIGSEGV)
+        let expected = Self.end(of: SIGSEGV, exitStatus: nil)
+        #expect(outcome.signal == expected.signal && outcome.exitStatus == expected.exitStatus)
         #expect(ended.tv_sec - started.tv_sec < 20)
         #expect(outcome.standardError.contains(
             "Schedulable: the process crashed with 1 report(s) not yet written (the reporting thread made no progress)\n"
