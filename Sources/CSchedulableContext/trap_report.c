@@ -25,6 +25,24 @@ static _Thread_local int csched_tls_is_reporting_thread = 0;
 static _Atomic uint64_t csched_reports_handed_over = 0;
 static _Atomic uint64_t csched_reports_written = 0;
 
+// The reporting thread's CPU clock (Linux): a writer that is symbolicating a first report in a large
+// binary writes nothing for a while but runs; one blocked in an output that never returns does not.
+// So a wait counts as progress either an entry written or CPU time the writer used. Elsewhere (no
+// per-thread CPU clock for another thread) only entries written count.
+static _Atomic int csched_writer_clock_known = 0;
+static clockid_t csched_writer_clock;
+
+static uint64_t csched_writer_cpu_ns(void) {
+#if defined(__linux__)
+    if (!atomic_load_explicit(&csched_writer_clock_known, memory_order_acquire)) return 0;
+    struct timespec used;
+    if (clock_gettime(csched_writer_clock, &used) != 0) return 0;
+    return (uint64_t)used.tv_sec * 1000000000u + (uint64_t)used.tv_nsec;
+#else
+    return 0;
+#endif
+}
+
 static void csched_write_all(const char *text, size_t length) {
     while (length > 0) {
         ssize_t written = write(2, text, length);
@@ -49,6 +67,7 @@ uint64_t csched_crash_wait_for_reports(uint32_t idle_milliseconds, uint32_t tota
     if (csched_tls_is_reporting_thread) return 0;
     uint64_t target = atomic_load_explicit(&csched_reports_handed_over, memory_order_acquire);
     uint64_t written = atomic_load_explicit(&csched_reports_written, memory_order_acquire);
+    uint64_t used = csched_writer_cpu_ns();
     uint32_t idle = 0;
     uint32_t total = 0;
     while (written < target && idle < idle_milliseconds && total < total_milliseconds) {
@@ -57,8 +76,10 @@ uint64_t csched_crash_wait_for_reports(uint32_t idle_milliseconds, uint32_t tota
         idle += 1;
         total += 1;
         uint64_t now = atomic_load_explicit(&csched_reports_written, memory_order_acquire);
-        if (now != written) idle = 0;
+        uint64_t now_used = csched_writer_cpu_ns();
+        if (now != written || now_used > used) idle = 0;
         written = now;
+        used = now_used;
     }
     return written < target ? target - written : 0;
 }
@@ -128,6 +149,11 @@ void csched_disarm_trap_report(void) {
 
 void csched_crash_note_reporting_thread(void) {
     csched_tls_is_reporting_thread = 1;
+#if defined(__linux__)
+    if (pthread_getcpuclockid(pthread_self(), &csched_writer_clock) == 0) {
+        atomic_store_explicit(&csched_writer_clock_known, 1, memory_order_release);
+    }
+#endif
 }
 
 void csched_crash_note_handed_over(void) {

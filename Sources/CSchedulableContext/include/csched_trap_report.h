@@ -37,17 +37,17 @@ void csched_crash_note_handed_over(void);
 void csched_crash_note_written(void);
 
 /// Waits until every entry handed over before the call was written, for as long as the reporting
-/// thread keeps writing: it gives up after `idle_milliseconds` without an entry written, or after
-/// `total_milliseconds` in all. Returns how many entries were still unwritten (0: all written).
+/// thread makes progress: it gives up after `idle_milliseconds` in which it wrote no entry and (on
+/// Linux) used no CPU time, or after `total_milliseconds` in all. Returns how many entries were still unwritten (0: all written).
 /// Async-signal-safe (atomics and `nanosleep`): the crash handler calls it, and so do the library's
 /// own trap paths and the exit hook, so that an output that never returns cannot hang the process.
 uint64_t csched_crash_wait_for_reports(uint32_t idle_milliseconds, uint32_t total_milliseconds);
 
 /// How long a wait for the reporting thread lasts without progress before the process stops without
-/// the rest, and at most in all (milliseconds): long enough for a first report's symbols in a large
-/// binary, short enough that a stuck output cannot keep a crashed process alive.
+/// the rest, and at most in all (milliseconds): a stuck output cannot keep a crashed process alive,
+/// and a first report's symbols in a large binary (the writer runs, so it makes progress) still fit.
 #define CSCHED_REPORT_WAIT_IDLE_MS 2000u
-#define CSCHED_REPORT_WAIT_TOTAL_MS 10000u
+#define CSCHED_REPORT_WAIT_TOTAL_MS 30000u
 
 #ifdef __cplusplus
 }

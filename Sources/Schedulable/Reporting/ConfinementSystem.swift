@@ -114,7 +114,8 @@ public enum ConfinementSystem {
     /// made it. A trap, a crash and an exit wait for them by themselves; call this where something reads
     /// what they wrote (the JSON Lines file, say) before the process ends. In a process where a test
     /// framework is loaded they write on the violating thread, so tests need not call it. The wait is
-    /// bounded: once the reporting thread has written nothing for two seconds (a custom `output` closure
+    /// bounded: once the reporting thread has made no progress for two seconds (written nothing, and on Linux used
+    /// no CPU time: a first report's symbols in a large binary take longer, but the thread runs; a custom `output` closure
     /// that waits for a lock this thread holds, say), it returns and says on standard error how many
     /// reports are still waiting.
     public static func flushReports() {

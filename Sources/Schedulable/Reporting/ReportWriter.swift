@@ -111,7 +111,7 @@ package enum ReportWriter {
     }
 
     /// Waits until every job handed over before this call has run, or until the reporting thread has
-    /// written nothing for `CSCHED_REPORT_WAIT_IDLE_MS` (then says on standard error how many entries
+    /// made no progress (no entry written, and on Linux no CPU time used) for `CSCHED_REPORT_WAIT_IDLE_MS` (then says on standard error how many entries
     /// are still waiting). Called on the reporting thread itself, or before any job was handed over, it
     /// returns at once.
     package static func flush() {
