@@ -12,7 +12,11 @@ import Dispatch
 extension ExecutionContext {
     /// Serialises the first naming of each queue: two threads naming one untagged queue at once must
     /// not each tag it with a context of their own (objects bound to the loser would belong to no one).
-    private static let tagging = LockedValue(())
+    /// Serialises a queue's first naming. A bare mutex, not a `LockedValue<()>`: a zero-sized stored
+    /// value lies at the object's own address, and ThreadSanitizer reports an access to it by a thread
+    /// that does not hold the lock yet (as `RuntimeImages.symbolicating` explains).
+    /// (`nonisolated(unsafe)`: a pthread mutex is made to be shared.)
+    nonisolated(unsafe) private static let tagging = PlatformMutex()
 
     /// The context of `queue`, tagging the queue on first use.
     ///
@@ -34,7 +38,7 @@ extension ExecutionContext {
     ) throws(ScheduleConfigurationError) -> ExecutionContext {
         if let context = queue.getSpecific(key: executionContextQueueKey), context.kind != .main { return context }
         try requireSerial(queue, callSite: callSite, wrapping: wrapping)
-        return tagging.withLock { _ in
+        return tagging.withLock {
             if let context = queue.getSpecific(key: executionContextQueueKey) { return context }
             let context = ExecutionContext(
                 label: queue.label, parent: DispatchQueueState.libraryContextAbove(queue), kind: .queue,
