@@ -68,6 +68,8 @@ echo "== violation storm: 4 threads × 250,000 violations under a warn policy" >
 echo "== reports and observation: cost per report, per observed check (their own blocks of README.md)" >&2
 scripts/report-cost.sh
 scripts/observation-cost.sh
+echo "== a library hop per event, the owner's side of reports on and off (its own block of README.md)" >&2
+scripts/hop-cost.sh
 extra=(--bytes-release "$results/bytes-release.tsv" --bytes-checks "$results/bytes-checks.tsv" --storm "$results/storm.tsv"
     --debug-ns "$results/debug-ns.tsv" --workload "$results/workload.md")
 if [ "$instructions" = 1 ]; then

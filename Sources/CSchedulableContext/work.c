@@ -62,15 +62,22 @@ static inline uint64_t csched_ticks(void) { return csched_clock_ns(); }
 static uint64_t csched_ticks_at_load = 0;
 static uint64_t csched_ns_at_load = 0;
 
+// Whether work items publish themselves at all: the kill switch SCHEDULABLE_DISABLE_OWNER_SIDE turns
+// the slot writes (and the stamp) off, read once at load; a report then has no owner's side.
+static bool csched_owner_side_on = true;
+
 __attribute__((constructor)) static void csched_note_clock_at_load(void) {
 #if defined(__x86_64__) && defined(__linux__)
     csched_counter_usable = csched_tsc_is_trustworthy();
 #endif
+    csched_owner_side_on = !csched_switched_off("SCHEDULABLE_DISABLE_OWNER_SIDE");
     csched_ns_at_load = csched_clock_ns();
     csched_ticks_at_load = csched_ticks();
 }
 
 bool csched_work_uses_cpu_counter(void) { return csched_counter_usable; }
+
+bool csched_work_publishes(void) { return csched_owner_side_on; }
 
 uint64_t csched_work_stamp(void) {
     uint64_t ticks = csched_ticks();
@@ -100,6 +107,7 @@ static void csched_work_publish(csched_work_slot *slot, uint64_t site, const cha
 }
 
 void csched_work_begin(csched_work_slot *slot, uint64_t site, const char *function, csched_work_saved *saved) {
+    if (!csched_owner_side_on) return;
     // Only this thread writes the slot now, so its own relaxed loads see the current item.
     saved->site = __atomic_load_n(&slot->site, __ATOMIC_RELAXED);
     saved->function = __atomic_load_n(&slot->function, __ATOMIC_RELAXED);
@@ -108,6 +116,7 @@ void csched_work_begin(csched_work_slot *slot, uint64_t site, const char *functi
 }
 
 void csched_work_end(csched_work_slot *slot, const csched_work_saved *saved) {
+    if (!csched_owner_side_on) return;
     csched_work_publish(slot, saved->site, saved->function, saved->started);
 }
 

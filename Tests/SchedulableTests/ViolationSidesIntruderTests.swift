@@ -106,6 +106,18 @@ struct ViolationSidesIntruderTests {
         }
     }
 
+    /// The kill switch for the owner's side: no work item publishes itself, so a report says nothing of
+    /// the owner rather than calling a busy owner idle; the intruder's side is unchanged.
+    @Test(.enabled(if: ConfinementSystem.debugChecksCompiledIn))
+    func theOwnersSideSwitchedOffLeavesNoOwnerLine() throws {
+        let outcome = try runMainProbe(["report"], environment: ["SCHEDULABLE_DISABLE_OWNER_SIDE=1"])
+        #expect(outcome.exitStatus == 0)
+        let lines = outcome.standardError.split(separator: "\n").map(String.init)
+        let intruders = lines.filter { $0.hasPrefix("  intruder:") }
+        #expect(intruders.count == 2, "\(outcome.standardError)")
+        #expect(!lines.contains { $0.hasPrefix("  owner was:") }, "\(outcome.standardError)")
+    }
+
     @Test(.enabled(if: ConfinementSystem.debugChecksCompiledIn))
     func theJSONLineCarriesBothSides() throws {
         let recorder = ViolationRecorder()

@@ -19,7 +19,10 @@ let usage = """
            KernelRunner report <stack depth> [reports]   (ns per delivered report; ChecksOn build)
            KernelRunner report-warn <stack depth> [reports]   (ns on the violating thread; ChecksOn build)
            KernelRunner observe [iterations]   (ns per check while observing; ChecksOn build)
+           KernelRunner hop <hop> <events> [rounds]   (ns per event, median of the rounds; the last
+                                                    counted under callgrind: scripts/hop-cost.sh)
     kernels: \(CheckKernel.allCases.map { "\($0)" }.joined(separator: ", "))
+    hops: \(CountedHop.allCases.map { "\($0)" }.joined(separator: ", "))
     """
 
 /// `dispatchMain()` ends the main thread with `pthread_exit`, whose last thread-specific destructor
@@ -126,6 +129,14 @@ case "observe":
     print("observed, change of user (hop included)\t\(cost.observedChange)")
     print("hop alone\t\(cost.hopOnly)")
     print("declared owner missed, observe level\t\(cost.declaredMissKnown)")
+case "hop" where arguments.count >= 3:
+    // One library hop per event, submitting and running thread together (CountedHop).
+    guard let hop = CountedHop.allCases.first(where: { "\($0)" == arguments[1] }),
+        let events = Int(arguments[2]), events > 0
+    else { fatalError(usage) }
+    let rounds = arguments.count > 3 ? Int(arguments[3]) ?? 5 : 5
+    let samples = runCountedHops(hop, iterations: events, rounds: max(rounds, 1)).sorted()
+    print("\(hop)\t\(samples[samples.count / 2])")
 case "storm":
     // A violation storm under a warn-every-time policy: throughput, bounded output, exact counts.
     let threads = arguments.count > 1 ? Int(arguments[1]) ?? 4 : 4

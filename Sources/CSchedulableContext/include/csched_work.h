@@ -59,6 +59,11 @@ uint64_t csched_work_stamp(void);
 /// Whether stamps are the CPU's counter (checked at load: see work.c) rather than clock reads.
 bool csched_work_uses_cpu_counter(void);
 
+/// Whether work items publish themselves in their context's slot: false under the kill switch
+/// SCHEDULABLE_DISABLE_OWNER_SIDE (read once, at load), when `csched_work_begin` and `csched_work_end`
+/// do nothing and every slot stays idle.
+bool csched_work_publishes(void);
+
 /// Nanoseconds since the stamp `started` (`csched_work_stamp`), 0 if none have passed.
 uint64_t csched_work_elapsed_ns(uint64_t started);
 

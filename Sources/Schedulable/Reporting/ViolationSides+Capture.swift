@@ -6,8 +6,10 @@ import Darwin
 
 /// Reading both sides on the violating thread: a few loads and the thread's name, no lock, no stack.
 extension ConfinementViolation.OwnerActivity {
-    /// What `owner` runs now, as its slot and (for a queue) libdispatch's drain lock say.
-    package static func snapshot(of owner: ExecutionContext) -> Self {
+    /// What `owner` runs now, as its slot and (for a queue) libdispatch's drain lock say; `nil` under
+    /// the kill switch `SCHEDULABLE_DISABLE_OWNER_SIDE`, when no slot is written (idle is not known).
+    package static func snapshot(of owner: ExecutionContext) -> Self? {
+        guard csched_work_publishes() else { return nil }
         var work = csched_work_snapshot()
         guard csched_work_read(owner.workSlot, &work) else { return Self(state: .unreadable) }
         if work.started != 0 {

@@ -17,4 +17,13 @@ void schedulable_benchmark_sink(intptr_t value);
 /// `malloc_size` on Darwin): what one object really costs the heap.
 size_t schedulable_benchmark_allocated_bytes(const void *pointer);
 
+/// Starts counting instructions under callgrind, in every thread (`CALLGRIND_ZERO_STATS`): for work
+/// that runs on threads of its own, which a `--toggle-collect` on one function cannot follow. Does
+/// nothing outside valgrind.
+void schedulable_benchmark_count_begin(void);
+
+/// Ends the count `schedulable_benchmark_count_begin` started: callgrind writes it, every thread's
+/// instructions since then, to its output file with the suffix `.1` (`CALLGRIND_DUMP_STATS`).
+void schedulable_benchmark_count_end(void);
+
 #endif
