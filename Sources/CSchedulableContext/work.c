@@ -4,9 +4,6 @@
 
 #include <time.h>
 
-_Thread_local uint64_t csched_tls_submitted_site __attribute__((tls_model("initial-exec"))) = 0;
-_Thread_local const char *csched_tls_submitted_function __attribute__((tls_model("initial-exec"))) = NULL;
-
 static uint64_t csched_clock_ns(void) {
     struct timespec now;
     clock_gettime(CLOCK_MONOTONIC, &now);

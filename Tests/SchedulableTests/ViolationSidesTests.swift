@@ -194,4 +194,40 @@ struct ViolationSidesTests {
         }
         owner.sync {}
     }
+
+    /// A custom scheduler implements only the public `trySchedule(_:)`: its work runs without a site,
+    /// even when it hands the work to a library scheduler — the site travels with the work, never on
+    /// the side, so nothing reaches the library scheduler but the closure.
+    @Test(.enabled(if: ConfinementSystem.debugChecksCompiledIn))
+    func aCustomSchedulersWorkRunsWithoutASite() throws {
+        let recorder = ViolationRecorder()
+        let inner = SerialQueueScheduler(label: "sides.custom.inner")
+        let custom = ForwardingScheduler(inner)
+        let inbox = sidesInbox(ownedBy: custom, recorder: recorder)
+        for _ in 0..<200 {
+            let report = try sidesViolationWhileBusy(of: inbox, recorder: recorder) { custom.schedule($0) }
+            let activity = try #require(report.ownerActivity)
+            #expect(activity.state == .running)
+            #expect(activity.scheduledAt == nil && activity.function == nil)
+            #expect(ownerLine(report)?.hasPrefix(
+                "  owner was:       running work whose scheduling site it was not told"
+            ) == true, "\(ownerLine(report) ?? "no owner line")")
+        }
+        inner.sync {}
+    }
+}
+
+/// A custom scheduler that hands its work to a library one through the public requirement only.
+private final class ForwardingScheduler: SerialScheduler {
+    let inner: SerialQueueScheduler
+    var label: String { inner.label }
+    var executionContext: ExecutionContext { inner.executionContext }
+
+    init(_ inner: SerialQueueScheduler) {
+        self.inner = inner
+    }
+
+    func trySchedule(_ work: @escaping @Sendable () -> Void) throws(ScheduleRejection) {
+        try inner.trySchedule(work)
+    }
 }

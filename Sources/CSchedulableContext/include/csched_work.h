@@ -1,6 +1,6 @@
 // What each library context is running now: the scheduling site and start time of its current work
 // item, published by the thread that runs it and read by a report on any other thread (issue 38's
-// "owner's side"), and the site a scheduling call hands to the scheduler's `trySchedule`.
+// "owner's side").
 //
 // A slot is written only by the thread running its context's work (a serial context runs one item at
 // a time) and read by anyone, under a sequence word (a seqlock): the reader retries a bounded number of
@@ -76,26 +76,6 @@ void csched_work_end(csched_work_slot *_Nonnull slot, const csched_work_saved *_
 
 /// Reads `slot` consistently into `snapshot`; false when a writer kept changing it (a few retries).
 bool csched_work_read(const csched_work_slot *_Nonnull slot, csched_work_snapshot *_Nonnull snapshot);
-
-// Initial-exec: at a fixed offset from the thread pointer, read and written inline on every scheduling
-// call, where the default model for position-independent code calls `__tls_get_addr`.
-extern _Thread_local uint64_t csched_tls_submitted_site __attribute__((tls_model("initial-exec")));
-extern _Thread_local const char *_Nullable csched_tls_submitted_function __attribute__((tls_model("initial-exec")));
-
-/// Records the site of a scheduling call on this thread, for the `trySchedule` it makes next.
-static inline void csched_work_note_submission(uint64_t site, const char *_Nullable function) {
-    csched_tls_submitted_site = site;
-    csched_tls_submitted_function = function;
-}
-
-/// The site `csched_work_note_submission` recorded (0 / NULL when none), cleared.
-static inline uint64_t csched_work_take_submitted_site(const char *_Nullable *_Nonnull function) {
-    uint64_t site = csched_tls_submitted_site;
-    *function = csched_tls_submitted_function;
-    csched_tls_submitted_site = 0;
-    csched_tls_submitted_function = 0;
-    return site;
-}
 
 #ifdef __cplusplus
 }

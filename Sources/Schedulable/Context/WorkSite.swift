@@ -1,7 +1,9 @@
 import CSchedulableContext
 
 /// Where a unit of work was scheduled from: what a context publishes while it runs the work, so a
-/// report from another thread can say what the owner was doing (issue 38, "the owner's side").
+/// report from another thread can say what the owner was doing (issue 38, "the owner's side"). It
+/// travels with the work: `SerialScheduler.trySchedule(_:site:)` hands it to a library scheduler's
+/// `trySchedule(_:recording:)`, which stores it in the job it queues.
 ///
 /// Two words, both static: a ``PackedCodeLocation`` (the `#fileID` literal's address and the line)
 /// and the `#function` literal's address.
@@ -33,24 +35,4 @@ package struct WorkSite: @unchecked Sendable {
     /// Work whose scheduling site the library was not told (a custom scheduler's, a direct
     /// `trySchedule(_:)` call).
     package static var unrecorded: WorkSite { WorkSite(location: .none, function: nil as UnsafePointer<CChar>?) }
-
-    /// Hands this site to the `trySchedule(_:)` the calling thread makes next.
-    @inline(__always)
-    package func noteSubmission() {
-        csched_work_note_submission(location.bits, function)
-    }
-
-    /// Forgets a submitted site that no `trySchedule(_:)` took (a custom scheduler's).
-    @inline(__always)
-    package static func clearSubmission() {
-        csched_work_note_submission(0, nil)
-    }
-
-    /// The site a scheduling call handed this thread for its `trySchedule(_:)`, or ``unrecorded``.
-    @inline(__always)
-    package static func takeSubmitted() -> WorkSite {
-        var function: UnsafePointer<CChar>?
-        let site = csched_work_take_submitted_site(&function)
-        return WorkSite(location: PackedCodeLocation(rawBits: site), function: function)
-    }
 }

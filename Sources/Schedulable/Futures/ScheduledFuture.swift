@@ -215,10 +215,8 @@ public final class ScheduledFuture<Value: Sendable>: Sendable {
         // The job must outlive a rejection: its deinit would otherwise complete the future as
         // "discarded" before the rejection is recorded.
         withExtendedLifetime(job) {
-            site.noteSubmission()
-            defer { WorkSite.clearSubmission() }
             do {
-                try scheduler.trySchedule { job.run() }
+                try scheduler.trySchedule({ job.run() }, site: site)
             } catch {
                 complete(.failure(FutureError(reason: .rejected, schedulerLabel: scheduler.label, createdAt: createdAt)))
             }

@@ -149,10 +149,14 @@ public final class SerialQueueScheduler: SerialScheduler {
     ///
     /// - Parameter work: The work to run.
     public func trySchedule(_ work: @escaping @Sendable () -> Void) throws(ScheduleRejection) {
+        trySchedule(work, recording: .unrecorded)
+    }
+
+    /// ``trySchedule(_:)`` with the work's scheduling site, published while it runs.
+    package func trySchedule(_ work: @escaping @Sendable () -> Void, recording site: WorkSite) {
         csched_note_publication()   // a hand-off: it ends this thread's construction windows
         let context = executionContext
         let work = AutomaticTestReporting.carryingCurrentTest(work)
-        let site = WorkSite.takeSubmitted()
         if watchesExclusion {
             queue.async { self.runWatchingExclusion(site: site, work) }
         } else if let direct {

@@ -12,6 +12,10 @@ import CSchedulableContext
 ///   never be a scheduler). A branch runner's work also never overlaps with its parent's.
 /// - ``trySchedule(_:)`` either accepts the work (it will run exactly once) or throws; it never drops
 ///   work silently.
+///
+/// A report made while a custom scheduler's work runs says the owner runs work without naming where
+/// it was scheduled: the library's own schedulers receive the scheduling site with the work, and
+/// ``trySchedule(_:)`` carries only the closure.
 public protocol SerialScheduler: AnyObject, Sendable {
     /// A human-readable name used in reports (`com.app.uploads`, "main thread").
     var label: String { get }
@@ -58,17 +62,15 @@ extension SerialScheduler {
 
     /// Submits `work`, reporting a rejection as a ``ConfinementViolation/Kind/rejectedWork`` violation
     /// made by `member` at the call site, at `tier` (see `ConfinementViolation.rejectedWork`). The call
-    /// site (and `function`, where the caller knows it) is handed to a library scheduler's
-    /// `trySchedule(_:)` on the side (`WorkSite`): the protocol requirement has no room for it.
+    /// site (and `function`, where the caller knows it) travels with the work to a library scheduler
+    /// (``trySchedule(_:site:)``).
     package func submit(
         member: String, file: StaticString, line: UInt, function: StaticString? = nil,
         tier: ConfinementViolation.Tier = .assert, _ work: @escaping @Sendable () -> Void
     ) {
         csched_note_publication()   // a hand-off: it ends this thread's construction windows
-        WorkSite(location: PackedCodeLocation(file: file, line: line), function: function).noteSubmission()
-        defer { WorkSite.clearSubmission() }   // a custom scheduler's trySchedule(_:) leaves it
         do {
-            try trySchedule(work)
+            try trySchedule(work, site: WorkSite(location: PackedCodeLocation(file: file, line: line), function: function))
         } catch {
             ConfinementReporting.report(
                 .rejectedWork(
@@ -77,6 +79,29 @@ extension SerialScheduler {
                 ),
                 objectHandler: nil
             )
+        }
+    }
+}
+
+extension SerialScheduler {
+    /// Submits `work` with its scheduling site: to a library scheduler with the work, which publishes
+    /// the site while the work runs (the owner's side of reports); to any other through its public
+    /// ``trySchedule(_:)``, so a custom scheduler has nothing to know about and its work runs without a
+    /// site ("unrecorded").
+    ///
+    /// The library's schedulers are final classes, so comparing the dynamic type finds them exactly; a
+    /// cast to a protocol would look the conformance up on every hop.
+    @inline(__always)
+    package func trySchedule(_ work: @escaping @Sendable () -> Void, site: WorkSite) throws(ScheduleRejection) {
+        let type = ObjectIdentifier(Swift.type(of: self))
+        if type == ObjectIdentifier(SerialQueueScheduler.self) {
+            unsafeDowncast(self, to: SerialQueueScheduler.self).trySchedule(work, recording: site)
+        } else if type == ObjectIdentifier(ThreadScheduler.self) {
+            try unsafeDowncast(self, to: ThreadScheduler.self).trySchedule(work, recording: site)
+        } else if type == ObjectIdentifier(MainThreadScheduler.self) {
+            unsafeDowncast(self, to: MainThreadScheduler.self).trySchedule(work, recording: site)
+        } else {
+            try trySchedule(work)
         }
     }
 }

@@ -98,8 +98,13 @@ public final class ThreadScheduler: SerialScheduler {
     /// - Throws: ``ScheduleRejection`` with reason ``ScheduleRejection/Reason/shutDown`` after
     ///   ``shutdown()``.
     public func trySchedule(_ work: @escaping @Sendable () -> Void) throws(ScheduleRejection) {
+        try trySchedule(work, recording: .unrecorded)
+    }
+
+    /// ``trySchedule(_:)`` with the work's scheduling site, published while it runs.
+    package func trySchedule(_ work: @escaping @Sendable () -> Void, recording site: WorkSite) throws(ScheduleRejection) {
         csched_note_publication()   // a hand-off: it ends this thread's construction windows
-        guard loop.enqueue(AutomaticTestReporting.carryingCurrentTest(work), site: WorkSite.takeSubmitted()) else {
+        guard loop.enqueue(AutomaticTestReporting.carryingCurrentTest(work), site: site) else {
             throw ScheduleRejection(reason: .shutDown, schedulerLabel: label)
         }
     }
