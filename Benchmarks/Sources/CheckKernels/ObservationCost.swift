@@ -28,6 +28,10 @@ final class DeclaredTarget: ConfinedObject, @unchecked Sendable {
 public struct ObservationCost: Sendable {
     /// An observed object on its current user: the fast path (nothing recorded).
     public let observedOnUser: Double
+    /// An observed object used inside a raw `DispatchQueue.sync { }` called from the main thread: the
+    /// resolver places the use in the queue (the innermost serial context the thread holds), so the
+    /// object binds there; every later check misses the thread's fast path and finds its user again.
+    public let observedInRawQueueFromMain: Double
     /// An observed object on a pool thread, which it cannot be bound to: every check misses and finds
     /// the step already recorded (the steady cost of a miss).
     public let observedMissKnown: Double
@@ -43,8 +47,10 @@ public struct ObservationCost: Sendable {
 }
 
 /// Measures ``ObservationCost`` with `iterations` checks per loop. The store keeps its first instances
-/// and steps; the loops run after one warm-up, so they measure the steady state.
+/// and steps; the loops run after one warm-up, so they measure the steady state. Call it on the main
+/// thread (the raw-queue row is a `sync` from there).
 public func measureObservationCost(iterations: Int = 200_000) -> ObservationCost {
+    precondition(MainThreadScheduler.shared.isIsolated, "measureObservationCost runs on the main thread")
     ConfinementObservations.writesFileAtExit = false
     // Library schedulers: a raw `DispatchQueue.sync` from here would run every block on this thread.
     let first = SerialQueueScheduler(label: "benchmark.observe.first")
@@ -52,12 +58,17 @@ public func measureObservationCost(iterations: Int = 200_000) -> ObservationCost
     let onUser = ObservedTarget()
     let onPool = ObservedTarget()
     let alternating = ObservedTarget()
+    let rawQueue = DispatchQueue(label: "benchmark.observe.raw")
+    let inRawQueue = ObservedTarget()
     let owner = SerialQueueScheduler(label: "benchmark.observe.owner")
     let policy = PolicyViolationHandler(ConfinementPolicy(default: .observe), output: { _ in })
     let declared = withConfinementViolationHandler(policy) { DeclaredTarget(owner: owner) }
     declared.confinement.endConstruction()
     return ObservationCost(
         observedOnUser: median { first.sync { for _ in 0..<iterations { onUser.touch() } } } / Double(iterations),
+        observedInRawQueueFromMain: median {
+            rawQueue.sync { for _ in 0..<iterations { inRawQueue.touch() } }
+        } / Double(iterations),
         observedMissKnown: median {
             // Work of a global queue: a pool thread (`concurrentPerform` of one would run here).
             let done = DispatchGroup()

@@ -125,6 +125,7 @@ case "observe":
     // of user, and a declared owner's miss at the observe level (tab-separated: row, ns).
     let cost = measureObservationCost(iterations: arguments.count > 1 ? Int(arguments[1]) ?? 200_000 : 200_000)
     print("observed on its user\t\(cost.observedOnUser)")
+    print("observed, used in `rawQueue.sync { }` from the main thread\t\(cost.observedInRawQueueFromMain)")
     print("observed, miss on a pool thread\t\(cost.observedMissKnown)")
     print("observed, change of user (hop included)\t\(cost.observedChange)")
     print("hop alone\t\(cost.hopOnly)")
