@@ -5,6 +5,10 @@ import CSchedulableContext
 /// travels with the work: `SerialScheduler.trySchedule(_:site:)` hands it to a library scheduler's
 /// `trySchedule(_:recording:)`, which stores it in the job it queues.
 ///
+/// The packed form only, written on every work item and read lock-free: what the reader-facing types
+/// decode (``ConfinementViolation/Intruder`` for the calling code, reports and observation steps;
+/// ``ConfinementViolation/OwnerActivity`` for the owner read from outside), not a third answer.
+///
 /// Two words, both static: a ``PackedCodeLocation`` (the `#fileID` literal's address and the line)
 /// and the `#function` literal's address.
 /// Nothing here refers to the work object, so a report that reads a stale site reads static bytes.

@@ -76,13 +76,7 @@ extension ConfinementViolation {
     /// The frame that called the access site's function: for a method guard, the line that called the
     /// guarded method from the wrong context (the guard itself is ``callSite``). `nil` when that frame
     /// is the library's or the system's (work a scheduler ran), or unknown.
-    package var callerOfAccessSite: StackFrame? {
-        switch access {
-        case .none: return nil
-        case .captured(let capture): return capture.resolved.caller
-        case .explicit(_, let stack): return stack.dropFirst().first
-        }
-    }
+    package var callerOfAccessSite: StackFrame? { access.caller }
 
     /// What storm control and warn-once tell sites apart by: the access site's return address while the
     /// stack is not symbolicated (two bad call sites of one member are two findings), else the site.
@@ -103,17 +97,13 @@ extension ConfinementViolation {
     }
 
     /// Captures the calling thread's stack as this violation's access site (return addresses only; see
-    /// ``accessSite``). Called by the library where it makes a violation, on the violating thread.
-    ///
-    /// - Parameter stackDepth: How many frames from the access site on the report shows; `nil`: the
-    ///   configured ``ConfinementSystem/reportStackDepth`` (debug tier), none otherwise.
-    package mutating func captureAccessSite(stackDepth: Int? = nil) {
-        let depth = stackDepth ?? (ConfinementSystem.debugChecksCompiledIn ? ConfinementSystem.reportStackDepth : 0)
-        // A method guard's member is spelled with its arguments (`refresh()`); a property's is a name.
-        let property = member.hasSuffix(")") ? nil : member
+    /// ``accessSite``), with the configured ``ConfinementSystem/reportStackDepth`` frames shown from it
+    /// (debug tier; none otherwise). Called by the library where it makes a violation, on the violating
+    /// thread.
+    package mutating func captureAccessSite() {
+        let depth = ConfinementSystem.debugChecksCompiledIn ? ConfinementSystem.reportStackDepth : 0
         access = .captured(CapturedAccess(
-            stack: CallStack.capture(limit: CapturedAccess.libraryFrameAllowance + depth),
-            property: property, depth: depth
+            stack: CallStack.capture(limit: CapturedAccess.libraryFrameAllowance + depth), member: member, depth: depth
         ))
     }
 
@@ -166,6 +156,23 @@ enum ViolationAccess: Sendable {
         case .explicit(_, let stack): return stack
         }
     }
+
+    /// The frame that called the site's function (``ConfinementViolation/callerOfAccessSite``).
+    var caller: ConfinementViolation.StackFrame? {
+        switch self {
+        case .none: return nil
+        case .captured(let capture): return capture.resolved.caller
+        case .explicit(_, let stack): return stack.dropFirst().first
+        }
+    }
+
+    /// Where a test failure points and what an editor should open (a report's
+    /// ``ConfinementViolation/failureSite``, an observation step's site): for a method guard, the line
+    /// that called the guarded method; otherwise the access site.
+    func failureSite(isMethodGuard: Bool) -> ConfinementViolation.StackFrame? {
+        if isMethodGuard, let caller, caller.line != nil { return caller }
+        return site
+    }
 }
 
 /// A captured stack and what it resolves to, each computed once, on first need, from any thread.
@@ -190,9 +197,14 @@ final class CapturedAccess: Sendable {
         var caller: ConfinementViolation.StackFrame? = nil
     }
 
-    init(stack: CallStack, property: String?, depth: Int) {
+    /// - Parameters:
+    ///   - stack: The captured stack.
+    ///   - member: The member as a report names it: a method guard's is spelled with its arguments
+    ///     (`refresh()`), a property's is a name.
+    ///   - depth: How many frames from the access site on are shown.
+    init(stack: CallStack, member: String, depth: Int) {
         self.stack = stack
-        self.property = property
+        self.property = member.hasSuffix(")") ? nil : member
         self.depth = depth
     }
 
