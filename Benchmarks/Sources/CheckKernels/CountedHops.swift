@@ -51,6 +51,12 @@ func gatedHops(_ scheduler: some SerialScheduler, _ iterations: Int, counted: Bo
     scheduler.schedule { drained.signal() }
     gateOpen.signal()
     drained.wait()
+    // One more event, submitted after the drain: it runs only once the scheduler is done with the
+    // drained ones (a thread scheduler empties its batch after the last event), so that work is
+    // always inside the count, never left to race with its end.
+    let settled = DispatchSemaphore(value: 0)
+    scheduler.schedule { settled.signal() }
+    settled.wait()
     let elapsed = DispatchTime.now().uptimeNanoseconds - start
     if counted { schedulable_benchmark_count_end() }
     precondition(counter.count == iterations, "lost events")
