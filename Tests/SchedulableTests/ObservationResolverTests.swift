@@ -86,10 +86,10 @@ struct ObservationResolverTests {
     /// `kind:label` (a thread's and a task's as their kind alone); the type's entry is cleared first.
     private func steps<Tag>(of _: Tag.Type, _ scenario: (Observed<Tag>) async -> Void) async -> [String] {
         let name = String(describing: Observed<Tag>.self)
-        ObservationStore.shared.state.withLock { $0.types[name] = nil }
+        Observation.Store.shared.state.withLock { $0.types[name] = nil }
         let service = Observed<Tag>()
         await scenario(service)
-        let entry = ObservationStore.shared.snapshot.first { $0.name == name }
+        let entry = Observation.Store.shared.snapshot.first { $0.name == name }
         return entry?.instances.values.first?.steps.map { use in
             use.context.kind == .thread || use.context.kind == .task
                 ? use.context.kind.rawValue : "\(use.context.kind.rawValue):\(use.context.label)"

@@ -163,14 +163,14 @@ struct ObservationTests {
 
     @Test func memoryIsBoundedPerTypeAndWhatIsDroppedIsCounted() throws {
         let extra = 6
-        for _ in 0..<(ObservationStore.instancesPerType + extra) {
+        for _ in 0..<(Observation.Store.instancesPerType + extra) {
             let service = Observed<Many>()
             first.sync { service.touch() }
             second.sync { service.touch() }
         }
         let type = try #require(ObservedType("Observed<Many>"))
-        #expect(type.instances.count == ObservationStore.instancesPerType)
-        #expect(type.counts["kept"] as? Int == ObservationStore.instancesPerType)
+        #expect(type.instances.count == Observation.Store.instancesPerType)
+        #expect(type.counts["kept"] as? Int == Observation.Store.instancesPerType)
         #expect(type.counts["droppedSteps"] as? Int == extra * 2)
         #expect(type.instances.allSatisfy { type.steps($0).count == 2 })
         // One instance moved back and forth: its first steps kept, the rest counted.
@@ -182,8 +182,8 @@ struct ObservationTests {
         }
         let backAndForth = try #require(ObservedType("Observed<BackAndForth>"))
         let instance = try #require(backAndForth.instances.first)
-        #expect(backAndForth.steps(instance).count == ObservationStore.stepsPerInstance)
-        #expect(instance["stepsDropped"] as? Int == 20 - ObservationStore.stepsPerInstance)
+        #expect(backAndForth.steps(instance).count == Observation.Store.stepsPerInstance)
+        #expect(instance["stepsDropped"] as? Int == 20 - Observation.Store.stepsPerInstance)
     }
 
     @Test func anObservedRecordNeverReportsAndItsQuestionsStillAnswer() {

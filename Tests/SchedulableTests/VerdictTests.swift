@@ -130,20 +130,20 @@ struct VerdictTests {
         #expect(result.effects == ["stripe", "excludes", "holds(owner)"])
     }
 
-    @Test func rule15AQuestionAnswersNoAndReportsNothing() {
+    @Test func rule14AQuestionAnswersNoAndReportsNothing() {
         let result = judge(.question, record: FakeRecord(word: .settled(Self.owner.id), owner: Self.owner), here: FakeHere())
         #expect(result.verdict == "no")
         #expect(result.effects == ["stripe", "holds(id)", "holds(owner)"])
     }
 
-    @Test func rule16AnAccessDuringDeinitIsNotReported() {
+    @Test func rule15AnAccessDuringDeinitIsNotReported() {
         let here = FakeHere(deallocating: true)
         let result = judge(.use, Self.method, record: FakeRecord(word: .settled(Self.owner.id), owner: Self.owner), here: here, object: NSObject())
         #expect(result.verdict == "pass")
         #expect(result.effects == ["stripe", "excludes", "holds(id)", "holds(owner)", "deallocating"])
     }
 
-    @Test func rule17LibdispatchHasTheLastWordWhereTheOutcomeIsATrap() {
+    @Test func rule16LibdispatchHasTheLastWordWhereTheOutcomeIsATrap() {
         let settled = { FakeRecord(word: .settled(Self.owner.id), owner: Self.owner) }
         let yes = judge(.use, Self.method, record: settled(), here: FakeHere(unseen: true, dispatchSays: true), tier: .precondition)
         #expect(yes.verdict == "pass")
@@ -162,7 +162,7 @@ struct VerdictTests {
         }
     }
 
-    @Test func rule18AnythingElseIsReported() {
+    @Test func rule17AnythingElseIsReported() {
         let result = judge(.use, Self.method, record: FakeRecord(word: .settled(Self.owner.id), owner: Self.owner), here: FakeHere())
         #expect(result.verdict == "report")
         #expect(result.effects == ["stripe", "excludes", "report(wrongContext)", "holds(id)", "holds(owner)", "delivering"])
@@ -189,11 +189,11 @@ struct VerdictTests {
         // A use elsewhere: moved to where it runs, recorded (the violation built for the step), passed.
         let use = judge(.use, Self.method, record: record(), here: FakeHere(observing: Self.elsewhere), object: NSObject())
         #expect(use.verdict == "pass")
-        #expect(use.effects == ["stripe", "excludes", "transfer(9000002)", "report(observed)", "observing", "deallocating", "observe"])
+        #expect(use.effects == ["stripe", "excludes", "transfer(9000002)", "observing", "use", "deallocating", "observe"])
         // In its context: a legitimate use, nothing recorded.
         let same = judge(.use, Self.method, record: record(), here: FakeHere(observing: Self.owner), object: NSObject())
         #expect(same.verdict == "pass")
-        #expect(same.effects == ["stripe", "excludes", "legitimate", "observing"])
+        #expect(same.effects == ["stripe", "excludes", "legitimate", "observing", "use"])
         // The rule of "where am I": a thread that holds the owner by an outer layer (the main thread
         // inside a raw `queue.sync {}`) is not in it — the innermost context is the queue: a step.
         let outer = judge(
@@ -201,7 +201,7 @@ struct VerdictTests {
             object: NSObject()
         )
         #expect(outer.verdict == "pass")
-        #expect(outer.effects == ["stripe", "excludes", "transfer(9000002)", "report(observed)", "observing", "deallocating", "observe"])
+        #expect(outer.effects == ["stripe", "excludes", "transfer(9000002)", "observing", "use", "deallocating", "observe"])
         // Outside anything serial (a pool thread, a task): detached, so the next use anywhere is a step.
         let pool = judge(.use, Self.method, record: record(), here: FakeHere(observing: nil), object: NSObject())
         #expect(pool.verdict == "pass")
@@ -225,11 +225,30 @@ struct VerdictTests {
         let observed = CodeLocation(fileID: "App/Observed.swift", line: 3)
         let first = judge(.use, Self.method, record: FakeRecord(word: .unsettled, owner: nil, observedAt: observed), here: FakeHere(observing: Self.elsewhere), object: NSObject())
         #expect(first.verdict == "pass")
-        #expect(first.effects == ["stripe", "excludes", "bind(9000002)", "report(observed)", "observing", "deallocating", "observe"])
+        #expect(first.effects == ["stripe", "excludes", "bind(9000002)", "observing", "use", "deallocating", "observe"])
         let pool = judge(.use, Self.method, record: FakeRecord(word: .unsettled, owner: nil, observedAt: observed), here: FakeHere(observing: nil), object: NSObject())
         #expect(pool.verdict == "pass")
         #expect(!pool.effects.contains { $0.hasPrefix("bind(") })
         #expect(pool.effects.contains("observe"))
+    }
+
+    @Test func rule5AStepSaysWhereTheContextItLeavesLetGo() {
+        let observed = CodeLocation(fileID: "App/Observed.swift", line: 3)
+        // The record's most recent use was in its owner: the step out of it names that use.
+        let used = FakeRecord(word: .unsettled, owner: Self.owner, observedAt: observed)
+        used.lastUse = Observation.Use(member: Self.method, stack: .empty, contextID: Self.owner.id)
+        let moved = judge(.use, Self.method, record: used, here: FakeHere(observing: Self.elsewhere), object: NSObject())
+        #expect(moved.effects.last == "observe(letGo)")
+        #expect(used.lastUse?.contextID == Self.elsewhere.id)
+        // Its last use was before a hand-off to the owner, which has not used it since: unknown.
+        let handedOff = FakeRecord(word: .unsettled, owner: Self.owner, observedAt: observed)
+        handedOff.lastUse = Observation.Use(member: Self.method, stack: .empty, contextID: Self.elsewhere.id)
+        let fresh = judge(.use, Self.method, record: handedOff, here: FakeHere(observing: Self.elsewhere), object: NSObject())
+        #expect(fresh.effects.last == "observe")
+        // A use in the owner is remembered, and nothing is recorded.
+        let same = FakeRecord(word: .unsettled, owner: Self.owner, observedAt: observed)
+        _ = judge(.use, Self.method, record: same, here: FakeHere(observing: Self.owner), object: NSObject())
+        #expect(same.lastUse?.contextID == Self.owner.id)
     }
 
     @Test func aFixedOwnerIsARecordInTheFixedStateTheDrainLockIncluded() {
@@ -247,7 +266,6 @@ extension Refusal {
         case .wrongContext: "wrongContext"
         case .notSerial: "notSerial"
         case .fixedOwner: "fixedOwner"
-        case .observed: "observed"
         }
     }
 }
@@ -304,6 +322,12 @@ final class FakeRecord: VerdictRecord {
     func transfer(to newOwner: ExecutionContext?, member: ConfinedMemberReference) {
         effects.append("transfer(\(newOwner.map { "\($0.id)" } ?? "nil"))")
     }
+    /// The remembered use, as the record's extras keep it; logs what a step says the left context let go.
+    var lastUse: Observation.Use?
+    func exchangeLastUse(_ use: Observation.Use) -> Observation.Use? {
+        defer { lastUse = use }
+        return lastUse
+    }
 }
 
 /// "Here" with fixed answers; logs which questions the verdict asked, in order.
@@ -335,9 +359,12 @@ struct FakeHere: VerdictHere {
     var isDelivering: Bool { ask("delivering", delivering) }
     var mayHoldQueuesUnseen: Bool { ask("unseen", unseen) }
     func dispatchConfirms(_ owner: ExecutionContext, elseTrapPrinting report: String) -> Bool { ask("dispatch", dispatchSays) }
-    func observe(_ object: AnyObject, observedAt: CodeLocation?, build: () -> ConfinementViolation) {
-        _ = build()
-        _ = ask("observe", true)
+    func observedUse(of member: ConfinedMemberReference, in context: ExecutionContext?) -> Observation.Use {
+        _ = ask("use", true)
+        return Observation.Use(member: member, stack: .empty, contextID: context?.id)
+    }
+    func recordStep(of object: AnyObject, createdAt: CodeLocation?, _ step: () -> Observation.Step) {
+        _ = ask(step().letGo == nil ? "observe" : "observe(letGo)", true)
     }
 
     private func ask(_ question: String, _ answer: Bool) -> Bool {

@@ -60,28 +60,11 @@ package enum Checking {
                 if access == .use, let member, record.excludesWhenSettled(member) { return .pass }
             }
         }
+        if access == .use, let member, record.observedAt != nil {
+            return observed(member, object: object, record: record, here: here)
+        }
         // Everything else reads the binding under the record's stripe (a fixed owner has none).
         let ruling: Ruling = record.withStripe {
-            // 5. TM "Observing" (asked first for an observed record's use; its word never settles, so
-            //    every use comes here: the token cannot see a raw `queue.sync {}`): the use is in the
-            //    innermost serial context the thread holds — inside a raw `queue.sync {}` called from
-            //    the main thread, that queue. There, a use of the record's context is legitimate;
-            //    anywhere else the record moves there (or, outside anything serial, is detached) and
-            //    the use is a step, recorded, never reported — the same thread included.
-            if access == .use, let member, record.observedAt != nil {
-                if record.excludes(member) { return .pass }
-                let context = here.observingContext
-                if let owner = record.lockedOwner {
-                    if owner.id == context?.id {
-                        record.recordLegitimateUse(member)
-                        return .pass
-                    }
-                    record.transfer(to: context, member: member)
-                } else if let context {
-                    record.bindByFirstUse(to: context, member: member)
-                }
-                return .observed
-            }
             guard let owner = record.lockedOwner else {
                 return detachedRuling(access, member: member, newOwner: newOwner, record: record, here: here)
             }
@@ -109,21 +92,58 @@ package enum Checking {
         switch ruling {
         case .pass: return .pass
         case .passResolving: return .passResolving
-        case .observed:
-            // 14. TM "Construct here, use there" (destruction), for an observed use: a deinit's uses are
-            //     no step. Only a use through its object is observed: the step is the object's.
-            guard let member, let object, !here.isDeallocating(object) else { return .pass }
-            here.observe(object, observedAt: record.observedAt) { report(.observed, member).violation }
-            return .pass
         case .refused(let refusal):
-            // 15. TM "The rule" (the query never says a false "yes"): a question answers "no" and
+            // 14. TM "The rule" (the query never says a false "yes"): a question answers "no" and
             //     reports nothing.
             guard let member else { return .no }
             return refused(refusal, member, object: object, here: here, report: report)
         }
     }
 
-    /// Rules 16–18: a use or transfer the record's rules refused (rule 0's refusal and a first use off
+    /// Rule 5, an observed record's use (its word never settles, so every use comes here: the token
+    /// cannot see a raw `queue.sync {}`). Never a refusal: it passes, and a use that moves the record is
+    /// a step of observation (``Observation``), recorded, never reported.
+    @inline(__always)
+    private static func observed<Record: VerdictRecord, Here: VerdictHere>(
+        _ member: ConfinedMemberReference, object: AnyObject?, record: Record, here: Here
+    ) -> Verdict {
+        // 5. TM "Observing": the use is in the innermost serial context the thread holds — inside a raw
+        //    `queue.sync {}` called from the main thread, that queue. There, a use of the record's
+        //    context is legitimate; anywhere else the record moves there (or, outside anything serial,
+        //    is detached) and the use is a step — the same thread included. The record remembers its
+        //    most recent use (return addresses, captured outside the stripe), so that a step says where
+        //    the context it leaves let go. A deinit's uses are no step (TM "Construct here, use there",
+        //    destruction), and only a use through its object is one: the step is the object's.
+        let context = here.observingContext
+        let use = here.observedUse(of: member, in: context)
+        var letGo: Observation.Use?
+        let moved: Bool = record.withStripe {
+            if record.excludes(member) { return false }
+            let previous = record.exchangeLastUse(use)
+            guard let owner = record.lockedOwner else {
+                if let context { record.bindByFirstUse(to: context, member: member) }
+                return true
+            }
+            if owner.id == context?.id {
+                record.recordLegitimateUse(member)
+                return false
+            }
+            // Known only when the last use was in the owner this step leaves (not before a hand-off).
+            if let previous, previous.contextID == owner.id { letGo = previous }
+            record.transfer(to: context, member: member)
+            return true
+        }
+        guard moved, let object, !here.isDeallocating(object) else { return .pass }
+        here.recordStep(of: object, createdAt: record.observedAt) {
+            .use(
+                record.named(member, on: object), stack: use.stack,
+                letGo: letGo.map { (record.named($0.member, on: object), $0.stack) }
+            )
+        }
+        return .pass
+    }
+
+    /// Rules 15–17: a use or transfer the record's rules refused (rule 0's refusal and a first use off
     /// anything serial are reported as they are). Inlined too, so that `report` is
     /// called in place: passed to a call, its captures would be copied on every slow path.
     @inline(__always)
@@ -135,12 +155,12 @@ package enum Checking {
             let pending = report(refusal, member)
             return .report(Delivery(pending.violation, to: handler(for: pending)))
         }
-        // 16. TM "Construct here, use there" (destruction): nothing else holds an object whose deinit
+        // 15. TM "Construct here, use there" (destruction): nothing else holds an object whose deinit
         //     runs.
         if let object, here.isDeallocating(object) { return .pass }
         let pending = report(refusal, member)
         let handler = handler(for: pending)
-        // 17. TM "What libdispatch knows" (the fallback): where the outcome is a trap anyway and the
+        // 16. TM "What libdispatch knows" (the fallback): where the outcome is a trap anyway and the
         //     thread may run dispatch work the library cannot account for, libdispatch answers (drain
         //     lock, else `dispatchPrecondition` with the report armed: ARCHITECTURE.md "Invariants", the
         //     report is out before any trap). Not while a handler runs here: a violation raised there is
@@ -151,7 +171,7 @@ package enum Checking {
         {
             return .pass
         }
-        // 18. TM "The verdict, in order", the Reporting Violations article: anything else is a violation.
+        // 17. TM "The verdict, in order", the Reporting Violations article: anything else is a violation.
         return .report(Delivery(pending.violation, to: handler))
     }
 
@@ -204,12 +224,10 @@ package enum Checking {
     private enum Ruling {
         case pass
         case passResolving
-        /// An observed record's use: a step to record, outside the stripe.
-        case observed
         case refused(Refusal)
     }
 
-    /// The `report` argument of a question, which never reports (rule 15 answers first).
+    /// The `report` argument of a question, which never reports (rule 14 answers first).
     package static func noReport(_ refusal: Refusal, _ member: ConfinedMemberReference) -> PendingReport {
         preconditionFailure("a question reports nothing")
     }

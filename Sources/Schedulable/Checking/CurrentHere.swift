@@ -50,7 +50,11 @@ package struct CurrentHere: VerdictHere {
         owner.confirmedByDispatch(elseTrapPrinting: report)
     }
 
-    package func observe(_ object: AnyObject, observedAt: CodeLocation?, build: () -> ConfinementViolation) {
-        ObservationStore.shared.recordObserved(object, observedAt: observedAt, build: build)
+    package func observedUse(of member: ConfinedMemberReference, in context: ExecutionContext?) -> Observation.Use {
+        .here(member, in: context)
+    }
+
+    package func recordStep(of object: AnyObject, createdAt: CodeLocation?, _ step: () -> Observation.Step) {
+        Observation.record(.observed(object, createdAt: createdAt), in: CurrentExecution.observed, step: step)
     }
 }

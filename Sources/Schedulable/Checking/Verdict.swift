@@ -17,9 +17,6 @@ package enum Refusal {
     case wrongContext(owner: ExecutionContext, boundAt: PackedCodeLocation)
     /// A detached record's first use runs on a concurrent pool thread: nothing serial owns it.
     case notSerial
-    /// The carrier of an observed record's step (rule 5): the violation it becomes names the member
-    /// and the access site, and is recorded, never reported.
-    case observed
     /// A transfer of a record whose owner never changes (rule 0): `owner` stays; `boundAt` is where it
     /// was bound (``PackedCodeLocation/none`` for a record that keeps no site).
     case fixedOwner(owner: ExecutionContext?, boundAt: PackedCodeLocation)
@@ -106,6 +103,12 @@ package protocol VerdictRecord {
     func transfer(to newOwner: ExecutionContext?, member: ConfinedMemberReference)
     /// Where ``Confinement/observed(file:line:)`` created the record; `nil` for a record that reports.
     var observedAt: CodeLocation? { get }
+    /// Under the stripe, an observed record's: remembers `use` as its most recent use and returns the
+    /// one it replaces (where the context a step leaves let go).
+    func exchangeLastUse(_ use: Observation.Use) -> Observation.Use?
+    /// `member` as a report or a step names it (a `@Confined` property's name read from `object`'s
+    /// fields). Reporting and observation paths only.
+    func named(_ member: ConfinedMemberReference, on object: AnyObject) -> ConfinedMemberReference
 }
 
 /// What the verdict reads of a record's state word without a lock.
@@ -140,6 +143,8 @@ extension VerdictRecord {
     package func recordLegitimateUse(_ member: ConfinedMemberReference) {}
     package func transfer(to newOwner: ExecutionContext?, member: ConfinedMemberReference) {}
     package var observedAt: CodeLocation? { nil }
+    package func exchangeLastUse(_ use: Observation.Use) -> Observation.Use? { nil }
+    package func named(_ member: ConfinedMemberReference, on object: AnyObject) -> ConfinedMemberReference { member }
 }
 
 /// "Here": what the verdict asks about the calling code. Production: ``CurrentHere``; tests: a fake.
@@ -165,7 +170,10 @@ package protocol VerdictHere {
     /// libdispatch's answer for `owner`'s queue: `true` if held, `false` if read and not held;
     /// otherwise traps (`dispatchPrecondition`) after arming `report` to print.
     func dispatchConfirms(_ owner: ExecutionContext, elseTrapPrinting report: String) -> Bool
-    /// Records an observed record's use of `object` here as a step, when it is a new one; `build` makes
-    /// the violation that carries the member and access site, only then.
-    func observe(_ object: AnyObject, observedAt: CodeLocation?, build: () -> ConfinementViolation)
+    /// An observed record's use of `member` here, in `context`: the calling thread's return addresses,
+    /// for the step it may make and as where its context lets go before a later one.
+    func observedUse(of member: ConfinedMemberReference, in context: ExecutionContext?) -> Observation.Use
+    /// Records a step of the observed `object` here (``Observation/record(_:in:step:)``); `step` builds
+    /// it, only when it is kept.
+    func recordStep(of object: AnyObject, createdAt: CodeLocation?, _ step: () -> Observation.Step)
 }

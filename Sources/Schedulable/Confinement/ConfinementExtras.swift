@@ -3,7 +3,8 @@
 final class ConfinementExtras: @unchecked Sendable {
     // @unchecked: `resolvedProperties` is written once, under the owning record's stripe, before the
     // record's state word settles (a releasing store); lock-free readers read it only after an
-    // acquiring load of a settled word. Everything else is immutable.
+    // acquiring load of a settled word. `lastObservedUse` is read and written under the stripe only.
+    // Everything else is immutable.
     let options: ErasedConfinementOptions
     let capturedHandler: (any ConfinementViolationHandler)?
     /// Which wrappers the options' property entries reach; `nil` until probed.
@@ -12,6 +13,9 @@ final class ConfinementExtras: @unchecked Sendable {
     let needsResolution: Bool
     /// Where ``Confinement/observed(file:line:)`` created the record; `nil` for a record that reports.
     let observedAt: CodeLocation?
+    /// An observed record's most recent use (the verdict's rule 5), where its context lets go before a
+    /// step to another one.
+    var lastObservedUse: Observation.Use?
 
     /// Extras for a record, or `nil` when it needs none (default options, no test handler, not observed).
     convenience init?(

@@ -115,10 +115,8 @@ extension ConfinementRecord {
         } else if let observedAt, let object, let newOwner {
             // An observed object handed off: a step to its new owner, made here (the hand-off's line),
             // since the new owner's first use then takes the fast path.
-            ObservationStore.shared.recordObserved(
-                object, observedAt: observedAt, in: ObservedContext(newOwner), at: CodeLocation(file: file, line: line)
-            ) {
-                .observedUse(member: reference, tier: .assert)
+            Observation.record(.observed(object, createdAt: observedAt), in: Observation.Context(newOwner)) {
+                .handOff(reference, at: CodeLocation(file: file, line: line))
             }
         }
     }

@@ -124,8 +124,6 @@ extension ConfinementRecord {
                 member: member.named(on: object), tier: tier, object: object, typeName: typeName
             )
             return PendingReport(violation, objectHandler: capturedHandler)
-        case .observed:
-            return PendingReport(.observedUse(member: member.named(on: object), tier: tier), objectHandler: nil)
         case .fixedOwner:
             preconditionFailure("a use transfers nothing")
         }

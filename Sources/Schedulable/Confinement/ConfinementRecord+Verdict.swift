@@ -74,4 +74,15 @@ extension ConfinementRecord: VerdictRecord {
     }
 
     package var observedAt: CodeLocation? { extras?.observedAt }
+
+    package func exchangeLastUse(_ use: Observation.Use) -> Observation.Use? {
+        guard let extras else { return nil }
+        defer { extras.lastObservedUse = use }
+        return extras.lastObservedUse
+    }
+
+    @inline(never)
+    package func named(_ member: ConfinedMemberReference, on object: AnyObject) -> ConfinedMemberReference {
+        member.named(on: object)
+    }
 }

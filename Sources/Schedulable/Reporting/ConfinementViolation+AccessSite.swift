@@ -76,13 +76,7 @@ extension ConfinementViolation {
     /// The frame that called the access site's function: for a method guard, the line that called the
     /// guarded method from the wrong context (the guard itself is ``callSite``). `nil` when that frame
     /// is the library's or the system's (work a scheduler ran), or unknown.
-    package var callerOfAccessSite: StackFrame? {
-        switch access {
-        case .none: return nil
-        case .captured(let capture): return capture.resolved.caller
-        case .explicit(_, let stack): return stack.dropFirst().first
-        }
-    }
+    package var callerOfAccessSite: StackFrame? { access.caller }
 
     /// What storm control and warn-once tell sites apart by: the access site's return address while the
     /// stack is not symbolicated (two bad call sites of one member are two findings), else the site.
@@ -165,6 +159,23 @@ enum ViolationAccess: Sendable {
         case .captured(let capture): return capture.resolved.stack
         case .explicit(_, let stack): return stack
         }
+    }
+
+    /// The frame that called the site's function (``ConfinementViolation/callerOfAccessSite``).
+    var caller: ConfinementViolation.StackFrame? {
+        switch self {
+        case .none: return nil
+        case .captured(let capture): return capture.resolved.caller
+        case .explicit(_, let stack): return stack.dropFirst().first
+        }
+    }
+
+    /// Where a test failure points and what an editor should open (a report's
+    /// ``ConfinementViolation/failureSite``, an observation step's site): for a method guard, the line
+    /// that called the guarded method; otherwise the access site.
+    func failureSite(isMethodGuard: Bool) -> ConfinementViolation.StackFrame? {
+        if isMethodGuard, let caller, caller.line != nil { return caller }
+        return site
     }
 }
 

@@ -56,19 +56,6 @@ extension ConfinementViolation {
         return violation
     }
 
-    /// The use of an observed object (``Confinement/observed(file:line:)``) that a step records: never
-    /// reported, it carries the member and the access site to ``ObservationStore``, which knows the
-    /// object and the context already (so neither is described here).
-    package static func observedUse(member: ConfinedMemberReference, tier: Tier) -> ConfinementViolation {
-        var violation = ConfinementViolation(
-            kind: .wrongContext, tier: tier, member: member.displayName, expectedOwner: "none (observed)",
-            actualContext: "", callSite: member.callSite
-        )
-        // A step needs its site and the site's caller, never a stack: symbolicated at exit, for many.
-        violation.captureAccessSite(stackDepth: 0)
-        return violation
-    }
-
     /// Work that a scheduler did not accept (it was shut down), or that had no scheduler to go to.
     ///
     /// - Parameters:

@@ -109,7 +109,7 @@ public struct ConfinementViolation: Sendable, CustomStringConvertible {
     /// Tells the object apart from any other, even one at the same address later (``ObjectSerials``);
     /// `nil` for a violation made with the public initializer.
     var objectSerial: UInt64?
-    /// The owner a wrong-context violation was judged against, for observation (``ObservationStore``).
+    /// The owner a wrong-context violation was judged against, for observation (``Observation/Store``).
     var ownerContext: ExecutionContext?
 
     /// Creates a violation.

@@ -74,10 +74,7 @@ extension ConfinementViolation {
     /// Where a test failure for this violation points, and what an editor should open: for a method
     /// guard, the line that called the guarded method (the guard's own line is ``callSite``); otherwise
     /// the access site.
-    package var failureSite: StackFrame? {
-        if isMethodGuard, let caller = callerOfAccessSite, caller.line != nil { return caller }
-        return accessSite
-    }
+    package var failureSite: StackFrame? { access.failureSite(isMethodGuard: isMethodGuard) }
 
     /// One access, as a group's report lists it: `isPaused at App/Service.swift:33 in toggle()`, or for
     /// a method guard `togglePause() called at AppTests/T.swift:27 in test() (guard at App/S.swift:32)`.

@@ -126,7 +126,7 @@ public final class PolicyViolationHandler: ConfinementViolationHandler {
         case .off:
             return
         case .observe where violation.kind == .wrongContext:
-            ObservationStore.shared.recordDeclared(violation)
+            Observation.record(.declared(violation), in: CurrentExecution.observed) { .declared(violation) }
         case .trap:
             // Whatever was handed to the reporting thread first, then this report, then the trap.
             ReportWriter.flush()

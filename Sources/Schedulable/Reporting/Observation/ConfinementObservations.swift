@@ -43,7 +43,7 @@ public enum ConfinementObservations {
 
     /// Everything observed so far, as the observation file's JSON (what the process writes at exit).
     public static var json: String {
-        ObservationFile(types: ObservationStore.shared.snapshot).json
+        Observation.File(types: Observation.Store.shared.snapshot).json
     }
 
     /// Writes ``json`` now to `directory` (created if needed) as `<executable>-<pid>.json`.
@@ -75,7 +75,7 @@ public enum ConfinementObservations {
     static func writeAtExit() {
         ProcessExitHook.add(.observations) {
             guard ConfinementObservations.writesFileAtExit else { return }
-            let types = ObservationStore.shared.snapshot
+            let types = Observation.Store.shared.snapshot
             switch ConfinementObservations.write() {
             case .success(let path):
                 StandardError.write(
