@@ -120,7 +120,7 @@ struct HandOffInsertionTests {
     @Test func aReceiverThatIsNoPlainVariableIsRefusedWithTheLineNamed() throws {
         let run = try Self.run(Self.observation([(11, "Fetcher.refetch(_:)")]), write: true)
         let fetcher = run.sources.path("Sources/App/Fetcher.swift")
-        #expect(run.apply.contains("\(fetcher):11:1: warning: every instance of 'App.Article' leaves queue 'feed.network' for queue 'feed.storage' after this line, but the hand-off cannot be inserted there: line 11: 'list[0].parse()' is not a call or member access on a plain variable (the receiver is an expression, 'self' or a type); write '<object>.handOff(to: storageQueue)' by hand, no edit\n"))
+        #expect(run.apply.contains("\(fetcher):11:1: warning: every instance of 'App.Article' leaves queue 'feed.network' for queue 'feed.storage' after this line, but the hand-off cannot be inserted after 'list[0].parse()': line 11: it is not a call or member access on a plain variable (its receiver is an expression, 'self', implicit or a type); write '<object>.handOff(to: storageQueue)' by hand, no edit\n"))
         #expect(try run.sources.read("Sources/App/Fetcher.swift") == Self.fetcher)
         // The record still becomes transferable: only the insertion is refused.
         #expect(try run.sources.read("Sources/App/Article.swift").contains("Confinement.transferable(owner: networkQueue)"))
@@ -147,7 +147,7 @@ struct HandOffInsertionTests {
     @Test(arguments: [
         ("func f(a: Article) {\n    a.parse()\n    a.words = 2\n}", 1, "Article.f(a:)", nil),
         ("func f() {\n    return a.parse()\n}", 1, "f()", "line 2: it is a 'return': nothing after it runs"),
-        ("func f() {\n    self.article.parse()\n}", 1, "f()", "line 2: 'self.article.parse()' is not a call or member access on a plain variable (the receiver is an expression, 'self' or a type)"),
+        ("func f() {\n    self.article.parse()\n}", 1, "f()", "line 2: it is not a call or member access on a plain variable (its receiver is an expression, 'self', implicit or a type)"),
         ("func f() {\n    a.parse().words\n}", 1, "f()", "line 2: the statement goes on after 'a.parse' ('.'): the scan cannot tell which object it leaves"),
         ("func f() {\n    a.run { }\n}", 1, "f()", "line 2: its call has a trailing closure, which may run after the statement"),
         ("func f() {\n    q.sync {\n        a.parse() }\n}", 2, "closure #1 in f()", "the block closes on line 3 right after the statement: there is no line to put the hand-off on"),

@@ -1,3 +1,5 @@
+import Foundation
+
 extension ProposalApplier {
     /// The `handOff(to:)` of a move no `handOff(to:)` made, inserted as its own statement right after
     /// the statement where every instance was last used before it (the proposal's `letGo`), with that
@@ -29,8 +31,9 @@ extension ProposalApplier {
         }
         switch source.file.handOffPlacement(line: letGo.line - 1, typeName: entry.type, function: letGo.function) {
         case .refused(let reason):
+            let text = source.lines[letGo.line - 1].trimmingCharacters(in: .whitespaces)
             return [Diagnostic(path: path, line: letGo.line, column: 1, severity: .warning,
-                               message: "\(move), but the hand-off cannot be inserted there: \(reason); write '<object>.\(call)' by hand, no edit")]
+                               message: "\(move), but the hand-off cannot be inserted after '\(text)': \(reason); write '<object>.\(call)' by hand, no edit")]
         case .after(let endLine, let receiver, let column, let typeNoted):
             let indentation = String(source.lines[letGo.line - 1].prefix { $0 == " " || $0 == "\t" })
             let statement = "\(receiver).\(call)"

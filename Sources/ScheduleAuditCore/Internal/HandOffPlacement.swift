@@ -120,14 +120,10 @@ extension SourceFile {
             skipEffects()
         }
         let variable = tokens[index]
-        let shown = tokens[index...end].prefix(8)
-        let text = zip(shown, [nil] + shown.map(Optional.some)).map { token, before in
-            (before?.kind == .identifier && token.kind == .identifier ? " " : "") + token.text
-        }.joined() + (end - index >= 8 ? "…" : "")
         guard variable.kind == .identifier, !Self.notVariables.contains(variable.text), variable.text.first?.isUppercase != true,
             index + 2 <= end, tokens[index + 1].isPunctuation("."), tokens[index + 2].kind == .identifier
         else {
-            return .failure(Refusal(reason: "'\(text)' is not a call or member access on a plain variable (the receiver is an expression, 'self' or a type)"))
+            return .failure(Refusal(reason: "it is not a call or member access on a plain variable (its receiver is an expression, 'self', implicit or a type)"))
         }
         var after = index + 3
         if after <= end, tokens[after].isPunctuation("("), let close = matchingClose(after) { after = close + 1 }
