@@ -102,8 +102,10 @@ package enum Checking {
 
     /// Rule 5, an observed record's use (its word never settles, so every use comes here: the token
     /// cannot see a raw `queue.sync {}`). Never a refusal: it passes, and a use that moves the record is
-    /// a step of observation (``Observation``), recorded, never reported.
-    @inline(__always)
+    /// a step of observation (``Observation``), recorded, never reported. Out of line: observed records
+    /// are adoption-time only, and the declared records' slow paths the verdict is inlined into stay as
+    /// they were.
+    @inline(never)
     private static func observed<Record: VerdictRecord, Here: VerdictHere>(
         _ member: ConfinedMemberReference, object: AnyObject?, record: Record, here: Here
     ) -> Verdict {

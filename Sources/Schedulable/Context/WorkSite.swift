@@ -3,6 +3,10 @@ import CSchedulableContext
 /// Where a unit of work was scheduled from: what a context publishes while it runs the work, so a
 /// report from another thread can say what the owner was doing (issue 38, "the owner's side").
 ///
+/// The packed form only, written on every work item and read lock-free: what the reader-facing types
+/// decode (``ConfinementViolation/Intruder`` for the calling code, reports and observation steps;
+/// ``ConfinementViolation/OwnerActivity`` for the owner read from outside), not a third answer.
+///
 /// Two words, both static: a ``PackedCodeLocation`` (the `#fileID` literal's address and the line)
 /// and the `#function` literal's address.
 /// Nothing here refers to the work object, so a report that reads a stale site reads static bytes.

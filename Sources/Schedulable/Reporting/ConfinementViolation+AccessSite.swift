@@ -97,17 +97,13 @@ extension ConfinementViolation {
     }
 
     /// Captures the calling thread's stack as this violation's access site (return addresses only; see
-    /// ``accessSite``). Called by the library where it makes a violation, on the violating thread.
-    ///
-    /// - Parameter stackDepth: How many frames from the access site on the report shows; `nil`: the
-    ///   configured ``ConfinementSystem/reportStackDepth`` (debug tier), none otherwise.
-    package mutating func captureAccessSite(stackDepth: Int? = nil) {
-        let depth = stackDepth ?? (ConfinementSystem.debugChecksCompiledIn ? ConfinementSystem.reportStackDepth : 0)
-        // A method guard's member is spelled with its arguments (`refresh()`); a property's is a name.
-        let property = member.hasSuffix(")") ? nil : member
+    /// ``accessSite``), with the configured ``ConfinementSystem/reportStackDepth`` frames shown from it
+    /// (debug tier; none otherwise). Called by the library where it makes a violation, on the violating
+    /// thread.
+    package mutating func captureAccessSite() {
+        let depth = ConfinementSystem.debugChecksCompiledIn ? ConfinementSystem.reportStackDepth : 0
         access = .captured(CapturedAccess(
-            stack: CallStack.capture(limit: CapturedAccess.libraryFrameAllowance + depth),
-            property: property, depth: depth
+            stack: CallStack.capture(limit: CapturedAccess.libraryFrameAllowance + depth), member: member, depth: depth
         ))
     }
 
@@ -201,9 +197,14 @@ final class CapturedAccess: Sendable {
         var caller: ConfinementViolation.StackFrame? = nil
     }
 
-    init(stack: CallStack, property: String?, depth: Int) {
+    /// - Parameters:
+    ///   - stack: The captured stack.
+    ///   - member: The member as a report names it: a method guard's is spelled with its arguments
+    ///     (`refresh()`), a property's is a name.
+    ///   - depth: How many frames from the access site on are shown.
+    init(stack: CallStack, member: String, depth: Int) {
         self.stack = stack
-        self.property = property
+        self.property = member.hasSuffix(")") ? nil : member
         self.depth = depth
     }
 

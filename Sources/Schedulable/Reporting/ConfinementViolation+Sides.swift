@@ -4,6 +4,11 @@ extension ConfinementViolation {
     /// What the owner's context was running at the moment of the violation: a snapshot, read without a
     /// lock from the slot the owner's thread publishes its work item in, so the owner may have finished
     /// (or started something else) by the time the report is read.
+    ///
+    /// The work item is the one ``Intruder`` names for the calling code (both decode the context's
+    /// published work site); this type is the other side of it: a context read from outside, which may
+    /// be idle, draining work the library did not schedule, or unreadable, and has been running for a
+    /// while — states that the calling code's own side never has.
     public struct OwnerActivity: Sendable, Hashable, CustomStringConvertible {
         /// What the snapshot found.
         public enum State: String, Sendable, Hashable {
@@ -95,6 +100,9 @@ extension ConfinementViolation {
 
     /// The code that made the violating access: its work item when a library scheduler runs it, its
     /// Swift task, its thread.
+    ///
+    /// The library's one answer to "what work is running here": a report's intruder side, and what an
+    /// observation step says its new user was running (the observation file's `work` and `taskName`).
     public struct Intruder: Sendable, Hashable, CustomStringConvertible {
         /// The library context whose work the thread runs (its description), if any.
         public var context: String?

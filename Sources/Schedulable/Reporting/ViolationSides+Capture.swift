@@ -60,15 +60,6 @@ extension ConfinementViolation.Intruder {
         return intruder
     }
 
-    /// The library work item the calling code runs, when the resolver's innermost layer is a library
-    /// frame: its context, with where the item was scheduled from and by which function when its slot
-    /// says; `nil` elsewhere (raw dispatch work, a raw `sync` inside library work, no library work).
-    package static func currentWorkItem() -> (context: ExecutionContext, scheduledAt: CodeLocation?, function: String?)? {
-        guard case .frame(let context, _) = CurrentExecution.innermost else { return nil }
-        guard let item = workItem(of: context) else { return (context, nil, nil) }
-        return (context, item.scheduledAt, item.function)
-    }
-
     /// What `context`'s work slot says of the item this thread runs in it (a few loads, no lock).
     private static func workItem(of context: ExecutionContext) -> (scheduledAt: CodeLocation?, function: String?)? {
         var work = csched_work_snapshot()

@@ -42,10 +42,7 @@ package enum Observation {
 
         /// The site of a use of `member` whose stack is `stack` (`member` named as a report names it).
         init(_ member: ConfinedMemberReference, stack: CallStack) {
-            let name = member.displayName
-            // A property's accessors are the compiler's frames, not the access site (as for a report).
-            let property = name.hasSuffix(")") ? nil : name
-            access = .captured(CapturedAccess(stack: stack, property: property, depth: 0))
+            access = .captured(CapturedAccess(stack: stack, member: member.displayName, depth: 0))
             callSite = member.callSite
         }
 
