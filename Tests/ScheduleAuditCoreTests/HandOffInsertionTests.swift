@@ -143,6 +143,20 @@ struct HandOffInsertionTests {
         #expect(!(try run.sources.read("proposal.json")).contains("\"letGo\""))
     }
 
+    /// What the scan accepts: the statement's last line, the variable, and where it found its type.
+    @Test(arguments: [
+        ("func f() {\n    run(then: {\n        a.parse()\n        a.words = 1\n    })\n}", 2, "closure #1 in f()", 2, 8,
+         "the scan found no declaration of 'a' with a type"),
+        ("func f() {\n    if list.contains(where: { $0 }) {\n        let a: App.Article = make()\n        try a.update(\n            1)\n        g()\n    }\n}", 3, "f()", 4, 8,
+         "'a' is declared as 'Article' on line 3"),
+        ("init(a: Article) {\n    let n = a.count()\n    use(n)\n}", 1, "Article.init(a:)", 1, 4, "'a' is declared as 'Article' on line 1"),
+        ("func f() {\n    _ = a.parse()\n    g()\n}", 1, "f()", 1, 4, "the scan found no declaration of 'a' with a type"),
+    ] as [(String, Int, String, Int, Int, String)])
+    func theScanPlacesAfterAStatementOnAPlainVariable(source: String, line: Int, function: String, endLine: Int, column: Int, noted: String) {
+        let placement = SourceFile(path: "A.swift", text: source).handOffPlacement(line: line, typeName: "Article", function: function)
+        #expect(placement == .after(endLine: endLine, receiver: "a", column: column, typeNoted: noted))
+    }
+
     /// The scan's refusals, each with its reason; and what it accepts.
     @Test(arguments: [
         ("func f(a: Article) {\n    a.parse()\n    a.words = 2\n}", 1, "Article.f(a:)", nil),

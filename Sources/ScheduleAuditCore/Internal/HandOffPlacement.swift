@@ -159,11 +159,18 @@ extension SourceFile {
             let token = tokens[index]
             if token.kind == .punctuation, [")", "]"].contains(token.text) {
                 // Back over the bracketed group to its opener.
-                guard let opener = (0..<index).reversed().first(where: { matchingClose($0) == index }) else { return .closure }
-                index = opener - 1
+                var depth = 0
+                while index >= 0 {
+                    if tokens[index].kind == .punctuation, [")", "]", "}"].contains(tokens[index].text) { depth += 1 }
+                    if tokens[index].kind == .punctuation, ["(", "[", "{"].contains(tokens[index].text) { depth -= 1 }
+                    if depth == 0 { break }
+                    index -= 1
+                }
+                index -= 1
                 continue
             }
-            if token.kind == .punctuation, ["{", "}", ";"].contains(token.text) { return .closure }
+            // A `{` inside brackets is a closure (an argument); one after another statement's end, too.
+            if token.kind == .punctuation, ["{", "}", ";", "(", "["].contains(token.text) { return .closure }
             if token.isPunctuation("=") { assigned = true }
             if token.kind == .identifier {
                 if Self.blockKeywords.contains(token.text) { return .block }
