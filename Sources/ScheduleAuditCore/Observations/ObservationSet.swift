@@ -17,11 +17,13 @@ struct ContextKey: Codable, Hashable, Comparable, Sendable {
 
 /// One type's observations from every file, merged.
 struct MergedType: Sendable {
-    /// One checked use: the context it ran in, the member and the site.
+    /// One checked use: the context it ran in, the member and the site; for a step, where the
+    /// previous context last used the instance (`letGo`), when the file says.
     struct Use: Hashable, Sendable {
         var context: ContextKey
         var member: String
         var site: ObservationSite?
+        var letGo: ObservationSite? = nil
     }
 
     /// One kept instance's steps, in order, from one file.
@@ -132,7 +134,7 @@ struct ObservationSet: Sendable {
                     }
                 }
                 for instance in observed.instanceSteps {
-                    let steps = instance.steps.map { MergedType.Use(context: key($0.context), member: $0.member, site: $0.site) }
+                    let steps = instance.steps.map { MergedType.Use(context: key($0.context), member: $0.member, site: $0.site, letGo: $0.letGo) }
                     merged.instances.append(.init(file: path, serial: instance.serial, steps: steps, stepsDropped: instance.stepsDropped))
                 }
                 types[name] = merged

@@ -70,6 +70,9 @@ struct ProcessObservations: Decodable, Sendable {
         var context: Int
         var member: String
         var site: ObservationSite?
+        /// Where the previous context's code last used the instance before this step (for a method, the
+        /// line that called it), as a `site`; absent when unknown, and in files of runtimes before it.
+        var letGo: ObservationSite?
     }
 
     struct Instance: Decodable, Sendable {

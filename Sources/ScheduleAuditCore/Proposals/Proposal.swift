@@ -39,6 +39,13 @@ struct Proposal: Codable, Sendable {
         var to: ContextKey
         var member: String
         var site: ObservationSite?
+        /// A move no `handOff(to:)` made: the line where every instance making it was last used in
+        /// `from` (the runs' `letGo`, one line for all), after which `apply` inserts the hand-off.
+        /// Absent in older proposals.
+        var letGo: ObservationSite? = nil
+        /// A move no `handOff(to:)` made, without ``letGo``: why the hand-off cannot be placed
+        /// (instances let go at different lines, or the run did not record where).
+        var unplaced: String? = nil
     }
 
     /// The instance counts a verdict rests on.

@@ -13,6 +13,7 @@
 ///    kept sample cannot speak for them, so `insufficient` unless each instance is its own owner anyway.
 /// 5. A hand-off is a move the code makes (`handOff(to:)`), or one every instance makes: then
 ///    `hand-off` (to a task or a plain thread, which no `handOff(to:)` can name, `not-confinable`).
+///    A move no `handOff(to:)` made carries the line every instance let go at (``placement(of:)``).
 /// 6. Otherwise instances are judged where they start: one context for all is `main` or `owner`,
 ///    different ones are `first-user`. Moves without a `handOff(to:)` that only some instances make are
 ///    listed as stray: the proposed record will report them (a bug, or a hand-off to write).
@@ -171,7 +172,14 @@ enum Proposer {
             ]
             return
         }
-        let handOffs = moves.map(\.handOff)
+        var handOffs = moves.map(\.handOff)
+        // A move no `handOff(to:)` made gets one where every instance making it let go.
+        let letGos = moves.map { move in
+            all.filter { !$0.isExplicit && $0.from.context == move.from.context && $0.to.context == move.to.context }.map(\.to.letGo)
+        }
+        for index in handOffs.indices where !moves[index].isExplicit {
+            (handOffs[index].letGo, handOffs[index].unplaced) = placement(of: letGos[index])
+        }
         entry.verdict = .handOff
         entry.handOffs = handOffs
         let starts = Set(visits.map { $0[0].context })
@@ -181,7 +189,10 @@ enum Proposer {
         } else {
             entry.evidence = ["\(count) start in \(starts.count) contexts and move forward, never back: Confinement.detached(), then hand-offs"]
         }
-        entry.evidence += handOffs.map { "\($0.from.description) → \($0.to.description) at \(site($0.site))" }
+        for handOff in handOffs {
+            entry.evidence.append("\(handOff.from.description) → \(handOff.to.description) at \(site(handOff.site))")
+            if let placed = placementEvidence(handOff) { entry.evidence.append(placed) }
+        }
     }
 
     private struct Conflict {
