@@ -79,7 +79,7 @@ struct HandOffInsertionTests {
     @Test func oneLetGoLineForEveryInstanceIsWhereApplyInsertsTheHandOff() throws {
         let dry = try Self.run(Self.observation([Self.fetchLine, Self.fetchLine, Self.fetchLine]), write: false)
         let handOff = try #require(dry.proposal.types.first?.handOffs.first)
-        #expect(handOff.letGo == ObservationSite(file: "App/Fetcher.swift", line: 5, function: "closure #1 in Fetcher.fetch(_:)"))
+        #expect(handOff.letGo == Observation.Site(file: "App/Fetcher.swift", line: 5, function: "closure #1 in Fetcher.fetch(_:)"))
         #expect(handOff.unplaced == nil)
         #expect(dry.propose.contains("    every instance leaves queue 'feed.network' after App/Fetcher.swift:5 closure #1 in Fetcher.fetch(_:): 'apply' inserts the handOff(to:) after that line\n"))
         let fetcher = dry.sources.path("Sources/App/Fetcher.swift")

@@ -7,7 +7,7 @@ extension Proposer {
     /// that made it, when they all name one line (file and line); otherwise why it cannot be placed.
     ///
     /// - Parameter letGos: Each such move's `letGo`, one per instance move (`nil` where unrecorded).
-    static func placement(of letGos: [ObservationSite?]) -> (letGo: ObservationSite?, unplaced: String?) {
+    static func placement(of letGos: [Observation.Site?]) -> (letGo: Observation.Site?, unplaced: String?) {
         let known = letGos.compactMap { $0 }
         let count = letGos.count
         guard known.count == count else {
