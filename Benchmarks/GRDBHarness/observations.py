@@ -8,12 +8,12 @@ Each argument is an observation file (format schedulable-observations, version 1
 merged as the audit tool's `propose` merges them: contexts by kind and label, types by module and name.
 
 Per type it prints the contexts that used its instances (by kind), the instances and steps kept, the
-paths the kept instances took (context kinds in order, most frequent first), and one verdict, by the
-rules of `propose` (ProposingOwners.md, "The verdicts"), tried in this order: contradicted,
+paths the kept instances took (context kinds in order, most frequent first), and one conclusion, by the
+rules of `propose` (ProposingOwners.md, "The conclusions"), tried in this order: contradicted,
 not-confinable, first-user, insufficient (the kept instances agree on one owner or hand-off, but a
 member was used from a context they do not show), main, owner, hand-off. Written while `propose` was
 on its own branch; kept for the columns `propose` does not print, and because it merges a generic
-class's specializations (one record line) into one row, where `propose` gives each its own verdict.
+class's specializations (one record line) into one row, where `propose` gives each its own conclusion.
 """
 import collections
 import json
@@ -37,7 +37,7 @@ def load(paths):
         contexts = {c["id"]: (c["kind"], c["label"]) for c in data["contexts"]}
         for entry in data["types"]:
             # A generic class is observed per specialization ('RowCursor' is not generic,
-            # 'DatabaseValueCursor<Int>' is); its record line is the same, so its verdict is one: merged.
+            # 'DatabaseValueCursor<Int>' is); its record line is the same, so its conclusion is one: merged.
             key = (entry.get("module", ""), entry["type"].split("<", 1)[0])
             merged = types.setdefault(key, {"record": entry["record"], "kept": 0, "droppedSteps": 0,
                                             "members": collections.defaultdict(dict), "instances": [],
@@ -67,8 +67,8 @@ def name(context):
     return "main thread" if kind == "main" else f"{kind} '{label}'"
 
 
-def verdict(entry):
-    """The verdict and its first piece of evidence, by propose's rules in propose's order."""
+def conclusion(entry):
+    """The conclusion and its first piece of evidence, by propose's rules in propose's order."""
     record = entry["record"]
     instances = [i for i in entry["instances"] if i["steps"]]
     if record.get("kind") == "declared":
@@ -101,7 +101,7 @@ def verdict(entry):
     if not moving and (len(firsts) > 1 or next(iter(firsts))[0] == "task"):
         return "first-user", f"{len(instances)} instances, each used from one context only, {len(firsts)} contexts in all"
     # The kept instances agree on one owner or one hand-off: a context they do not show (an instance
-    # beyond the limits used a member there) leaves the verdict open.
+    # beyond the limits used a member there) leaves the conclusion open.
     kept_contexts = {s[0] for i in instances for s in i["steps"]}
     for member, uses in entry["members"].items():
         for context, site in uses.items():
@@ -136,7 +136,7 @@ def main(arguments):
     files, types = load(arguments)
     print(f"{len(types)} types from {len(files)} observation files; the paths of the kept instances follow the table\n")
     print("| Type | Contexts (by kind) | Instances kept (steps of later ones dropped) | Steps kept "
-          "(instances that moved) | Verdict | Evidence |")
+          "(instances that moved) | Conclusion | Evidence |")
     print("| --- | --- | --- | --- | --- | --- |")
     details = []
     for (module, type_name), entry in sorted(types.items(), key=lambda item: item[0][1]):
@@ -145,7 +145,7 @@ def main(arguments):
         steps = sum(len(i["steps"]) for i in entry["instances"])
         cut = sum(i["dropped"] for i in entry["instances"])
         moved = sum(1 for i in entry["instances"] if len(i["steps"]) > 1)
-        kind, evidence = verdict(entry)
+        kind, evidence = conclusion(entry)
         variants = len(entry["specializations"])
         type_name += f" ({variants} specializations)" if variants > 1 else ""
         print(f"| {type_name} | {kinds(contexts)} | {entry['kept']} ({entry['droppedSteps']}) "

@@ -183,9 +183,9 @@ echo "run.sh: logs of runs that did not pass: $logs (runs took $((SECONDS - star
 if ((observe)) && ! compgen -G "$logs/observations-*" > /dev/null; then
     echo "run.sh: no observation file was written (a run that crashes or traps writes none)"
 elif ((observe)); then
-    # The table: per type, the contexts, instances and steps observed and the verdict. propose when the
+    # The table: per type, the contexts, instances and steps observed and the conclusion. propose when the
     # tool has it (PROPOSE_TOOL names another build of it, e.g. a branch's); the harness's script (the
-    # same verdict rules) in any case, for the columns it adds.
+    # same conclusion rules) in any case, for the columns it adds.
     propose_tool="${PROPOSE_TOOL:-$tool}"
     if "$propose_tool" propose --help > /dev/null 2>&1; then
         "$propose_tool" propose "$logs"/observations-* --output "$logs/proposal.json" | tee "$logs/proposal.txt" || true

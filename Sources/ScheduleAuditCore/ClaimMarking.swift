@@ -1,8 +1,8 @@
 /// What an observed run says about a class's claim that its instances are used safely: `propose`'s
-/// verdict for that type (`Proposer`), read as a claim. The verdicts are the one judgement; this only
+/// conclusion for that type (`Proposer`), read as a claim. The conclusions are the one judgement; this only
 /// maps them, so `claims` and `propose` cannot disagree about a type.
 ///
-/// | Verdict | Marking |
+/// | Conclusion | Marking |
 /// | --- | --- |
 /// | `owner`, `main`, `first-user`, `hand-off` | held, unless some instances strayed |
 /// | the same, from a file whose runtime did not state the innermost-serial rule | unexercised |
@@ -11,7 +11,7 @@
 /// | `insufficient`; the type not in the files | unexercised |
 /// | a claim no class's instances test (`assumeIsolated`, a variable of another type) | not observable |
 enum ClaimMarking: Equatable, Sendable {
-    /// The verdict is an owner, the main thread, each instance's first user, or hand-offs only.
+    /// The conclusion is an owner, the main thread, each instance's first user, or hand-offs only.
     case held(String)
     /// Not confinable as observed, a stray use, or a declared owner missed.
     case contradicted(String)
@@ -49,9 +49,9 @@ enum ClaimMarking: Equatable, Sendable {
     }
 
     /// Marks the class named `typeName` (qualified; an observed type matches by that or by its simple
-    /// name, in any module) from its verdict. When types of several modules match, the gravest marking
+    /// name, in any module) from its conclusion. When types of several modules match, the gravest marking
     /// stands and names its type.
-    static func mark(typeName: String, simpleName: String, in judged: [(type: MergedType, entry: Proposal.Entry)]) -> Self {
+    static func mark(typeName: String, simpleName: String, in judged: [(type: Observation.Store.TypeEntry, entry: Proposal.Entry)]) -> Self {
         let matching = judged.filter { $0.type.type == typeName || $0.type.type == simpleName }
         let markings = matching.map { mark($0.entry, type: $0.type) }
         guard let gravest = markings.indices.max(by: { markings[$0].weight < markings[$1].weight }) else {
@@ -67,10 +67,10 @@ enum ClaimMarking: Equatable, Sendable {
         }
     }
 
-    /// One verdict as a marking; the text starts with the verdict (`owner: …`) and carries its evidence.
-    static func mark(_ entry: Proposal.Entry, type: MergedType) -> Self {
+    /// One conclusion as a marking; the text starts with the conclusion (`owner: …`) and carries its evidence.
+    static func mark(_ entry: Proposal.Entry, type: Observation.Store.TypeEntry) -> Self {
         let evidence = sentences(entry.evidence)
-        switch entry.verdict {
+        switch entry.conclusion {
         case .owner, .main, .firstUser, .handOff:
             guard !entry.strayMoves.isEmpty else {
                 // "Held" only from uses the run could tell apart: a runtime without the innermost-serial
@@ -79,16 +79,16 @@ enum ClaimMarking: Equatable, Sendable {
                 let unresolved = type.unresolvedFiles.uniqued { $0 }
                 guard unresolved.isEmpty else {
                     let more = unresolved.count > 3 ? " and \(unresolved.count - 3) more" : ""
-                    return .unexercised("the run could not have shown a violation: \(unresolved.prefix(3).joined(separator: ", "))\(more) \(unresolved.count == 1 ? "was" : "were") written by a runtime that did not tell a use inside another queue's sync apart from the thread running it (no 'resolution: \(ProcessObservations.innermostSerial)'); observe again with this version. Propose says \(entry.verdict.rawValue): \(evidence)")
+                    return .unexercised("the run could not have shown a violation: \(unresolved.prefix(3).joined(separator: ", "))\(more) \(unresolved.count == 1 ? "was" : "were") written by a runtime that did not tell a use inside another queue's sync apart from the thread running it (no 'resolution: \(Observation.File.innermostSerial)'); observe again with this version. Propose says \(entry.conclusion.rawValue): \(evidence)")
                 }
-                return .held("\(entry.verdict.rawValue): \(evidence)")
+                return .held("\(entry.conclusion.rawValue): \(evidence)")
             }
             // Propose keeps the owner where instances start and lists the moves; its evidence follows.
             let strays = entry.strayMoves.map {
                 "used from \($0.to.description) at \(Proposer.site($0.site)) after \($0.from.description), without a handOff(to:)"
             }
             let sites = entry.strayMoves.map { Proposal.Use(context: $0.to, member: $0.member, site: $0.site) }
-            return .contradicted("stray use: \(strays.joined(separator: "; ")); propose says \(entry.verdict.rawValue): \(evidence)\(files(of: sites, in: type))")
+            return .contradicted("stray use: \(strays.joined(separator: "; ")); propose says \(entry.conclusion.rawValue): \(evidence)\(files(of: sites, in: type))")
         case .notConfinable:
             return .contradicted("not-confinable: \(evidence)\(files(of: entry.uses, in: type))")
         case .contradicted:
@@ -110,7 +110,7 @@ enum ClaimMarking: Equatable, Sendable {
 
     /// ` [run-1.json]`: the observation files whose kept instances show one of `uses`, or, when only the
     /// members lists show them, every file the type is in (at most three named).
-    private static func files(of uses: [Proposal.Use], in type: MergedType) -> String {
+    private static func files(of uses: [Proposal.Use], in type: Observation.Store.TypeEntry) -> String {
         let showing = type.instances.filter { instance in
             instance.steps.contains { step in uses.contains { $0.context == step.context && $0.member == step.member && $0.site == step.site } }
         }

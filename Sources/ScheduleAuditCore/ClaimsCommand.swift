@@ -1,6 +1,6 @@
 /// `schedule-audit-tool claims`: lists the Swift 6 claims of the sources that an observed run can
 /// test, and with observation files marks each claim: a class's (or a variable's holding its instance)
-/// held, contradicted or unexercised from the verdict `propose` gives the class; any other, not observable.
+/// held, contradicted or unexercised from the conclusion `propose` gives the class; any other, not observable.
 ///
 /// ```
 /// schedule-audit-tool claims [--sources <dir> …] [--observations <file-or-dir> …]
@@ -14,7 +14,7 @@ public struct ClaimsCommand: Equatable, Sendable {
         classes declared '@unchecked Sendable' with a stored 'var' and no lock member, 'nonisolated(unsafe)'
         variables (and the class they hold, when the sources declare it), and 'assumeIsolated' calls.
         With observation files (what a run in observe mode writes), each claim is marked. A class claim,
-        and a 'nonisolated(unsafe)' variable holding a class's instance, from the verdict 'propose' gives
+        and a 'nonisolated(unsafe)' variable holding a class's instance, from the conclusion 'propose' gives
         that class (the same files, read and judged the same way):
           held            owner, main, first-user or hand-off (the line says which)
           contradicted    not-confinable, a stray use (a move without handOff(to:) that only some
@@ -69,8 +69,8 @@ public struct ClaimsCommand: Equatable, Sendable {
     /// - Throws: ``AuditError`` when the sources or an observation file cannot be read.
     public func run() throws -> (output: String, status: Int32) {
         // One reader and one judgement with `propose`: the files merged as it merges them, each type's
-        // verdict its Proposer's.
-        let observed = observations.isEmpty ? nil : try ObservationSet.load(paths: observations)
+        // conclusion its Proposer's.
+        let observed = observations.isEmpty ? nil : try Observation.Store.load(paths: observations)
         let judged = observed?.types.map { (type: $0, entry: Proposer.propose($0)) } ?? []
         let claims = ClaimScan.claims(in: try SwiftSources.load(directories: sourceDirectories))
         var lines: [String] = []

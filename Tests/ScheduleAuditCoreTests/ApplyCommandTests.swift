@@ -6,7 +6,7 @@ import Testing
 struct ApplyCommandTests {
     typealias F = ProposeFixture
 
-    /// Proposes from every verdict fixture into a temporary file; returns it and a fresh copy of the sources.
+    /// Proposes from every conclusion fixture into a temporary file; returns it and a fresh copy of the sources.
     static func prepare() throws -> (proposal: String, sources: URL) {
         let sources = try F.sourcesCopy()
         let proposal = sources.deletingLastPathComponent().appendingPathComponent("proposal.json").path
@@ -46,7 +46,7 @@ struct ApplyCommandTests {
         #expect(try Self.text(sources, "UploadQueue.swift") == before)
     }
 
-    @Test func everyVerdictGetsItsFixItOrWarning() throws {
+    @Test func everyConclusionGetsItsFixItOrWarning() throws {
         let (proposal, sources) = try Self.prepare()
         let out = AuditCommand.main(arguments: ["apply", proposal, "--sources", sources.path]).standardOutput
         let app = sources.path + "/App/"
@@ -209,6 +209,24 @@ struct ApplyCommandTests {
         #expect(diff.hasPrefix("--- a/F.swift\n+++ b/F.swift\n"))
         #expect(diff.contains("-line 6\n+new 6\n line 7\n"))
         #expect(edited.text.components(separatedBy: "\n").filter { $0.hasPrefix("new") } == ["new 3", "new 6", "new 18"])
+    }
+
+    /// A proposal written before the rename names each entry's conclusion `verdict`: `apply` reads it
+    /// as the same proposal, every type with its conclusion, and plans the same edits.
+    @Test func aProposalOfTheEarlierVersionIsReadByItsVerdictKey() throws {
+        let (proposal, sources) = try Self.prepare()
+        let current = try String(contentsOfFile: proposal, encoding: .utf8)
+        let earlier = current.replacingOccurrences(of: #""conclusion""#, with: #""verdict""#)
+        #expect(earlier != current)
+        #expect(earlier.components(separatedBy: #""conclusion""#).count == 1)
+        let earlierPath = try F.write(earlier, to: "earlier.json", in: sources.deletingLastPathComponent())
+        let read = try Proposal.load(path: earlierPath)
+        #expect(read.types.map(\.conclusion) == (try Proposal.load(path: proposal)).types.map(\.conclusion))
+        #expect(Set(read.types.map(\.conclusion)) == Set(Proposal.Conclusion.allCases))
+        let plan = { (path: String) in AuditCommand.main(arguments: ["apply", path, "--sources", sources.path]) }
+        let fromEarlier = plan(earlierPath), fromCurrent = plan(proposal)
+        #expect(fromEarlier.status == 0, "\(fromEarlier.standardError)")
+        #expect(fromEarlier.standardOutput == fromCurrent.standardOutput.replacingOccurrences(of: proposal, with: earlierPath))
     }
 
     @Test func aProposalOfAnotherFormatOrVersionIsAnError() throws {

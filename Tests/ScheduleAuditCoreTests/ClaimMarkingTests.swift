@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import ScheduleAuditCore
 
-@Suite("claims: each class claim marked from propose's verdict")
+@Suite("claims: each class claim marked from propose's conclusion")
 struct ClaimMarkingTests {
     /// The marking line of one `@unchecked Sendable` class `Cache` whose instances took these steps
     /// (`ClaimsCommandTests.observation`: context ids, step `i` at `App/Cache.swift:10+i`), and the summary.
@@ -36,7 +36,7 @@ struct ClaimMarkingTests {
         ([[2, 4], [2, 4]], "warning: contradicted: not-confinable: moves from scheduler 'com.app.uploads' at App/Cache.swift:10 f() to task 'task 7' at App/Cache.swift:11 f(), which no handOff(to:) can name; hand it to a scheduler instead, or guard it with a lock [FILE]"),
         ([[]], "note: unexercised: insufficient: no kept instance has a step: nothing to judge"),
     ])
-    func eachVerdictIsOneMarking(instances: [[Int]], expected: String) throws {
+    func eachConclusionIsOneMarking(instances: [[Int]], expected: String) throws {
         let marked = try Self.marking(instances)
         #expect(marked.line == expected.replacingOccurrences(of: "FILE", with: marked.file))
         let counts = ClaimMarking.labels.map { "\(expected.contains(": \($0): ") ? 1 : 0) \($0)" }
@@ -75,7 +75,7 @@ struct ClaimMarkingTests {
         #expect(quiet.line == "note: unexercised: insufficient: declared owner scheduler 'com.app.uploads' (bound at App/Cache.swift:3); no miss was recorded")
     }
 
-    @Test func aClassNamedInTwoModulesIsMarkedByTheGravestVerdictNamingItsType() throws {
+    @Test func aClassNamedInTwoModulesIsMarkedByTheGravestConclusionNamingItsType() throws {
         let shared = ClaimsCommandTests.observation(type: "Cache", instances: [[2], [1, 2, 1]])
         let sources = try TemporarySources([
             "Sources/Cache.swift": "final class Cache: @unchecked Sendable {\n    var items = 0\n}\n",
@@ -144,12 +144,12 @@ struct ClaimMarkingTests {
         #expect(lines[2].contains("nonisolated(unsafe) var 'shared'") && lines[6].contains("var 'plain'"))
     }
 
-    /// `claims` and `propose` over the same files: every type of propose's fixture (one file per verdict)
-    /// declared `@unchecked Sendable`, each marking what that type's verdict maps to, naming the verdict.
+    /// `claims` and `propose` over the same files: every type of propose's fixture (one file per conclusion)
+    /// declared `@unchecked Sendable`, each marking what that type's conclusion maps to, naming the conclusion.
     @Test func claimsAndProposeNeverDisagree() throws {
         typealias F = ProposeFixture
         let entries = try F.propose([F.observations])
-        #expect(Set(entries.values.map(\.verdict)) == Set(Proposal.Verdict.allCases))
+        #expect(Set(entries.values.map(\.conclusion)) == Set(Proposal.Conclusion.allCases))
         let names = entries.keys.sorted()
         let text = names.map { "final class \($0): @unchecked Sendable {\n    var state = 0\n}\n" }.joined()
         let sources = try TemporarySources(["Sources/All.swift": text])
@@ -159,11 +159,11 @@ struct ClaimMarkingTests {
         for (index, name) in names.enumerated() {
             let entry = try #require(entries[name])
             let line = lines[2 * index + 1]
-            let held: Set<Proposal.Verdict> = [.owner, .main, .firstUser, .handOff]
-            let expected = held.contains(entry.verdict)
-                ? (entry.strayMoves.isEmpty ? "note: held: \(entry.verdict.rawValue): " : "warning: contradicted: stray use: ")
-                : entry.verdict == .insufficient ? "note: unexercised: insufficient: " : "warning: contradicted: "
-            #expect(line.contains(":\(3 * index + 1):13: \(expected)"), "\(name) is \(entry.verdict.rawValue): \(line)")
+            let held: Set<Proposal.Conclusion> = [.owner, .main, .firstUser, .handOff]
+            let expected = held.contains(entry.conclusion)
+                ? (entry.strayMoves.isEmpty ? "note: held: \(entry.conclusion.rawValue): " : "warning: contradicted: stray use: ")
+                : entry.conclusion == .insufficient ? "note: unexercised: insufficient: " : "warning: contradicted: "
+            #expect(line.contains(":\(3 * index + 1):13: \(expected)"), "\(name) is \(entry.conclusion.rawValue): \(line)")
             #expect(line.contains(entry.evidence[0]), "\(name): the marking carries propose's evidence")
         }
     }

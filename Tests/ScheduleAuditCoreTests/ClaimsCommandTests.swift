@@ -52,7 +52,7 @@ struct ClaimsCommandTests {
     /// with a site on the line of its position), with the keys the core's writer uses.
     static func observation(
         type: String, instances: [[Int]], record: String = #"{"kind": "observed", "createdAt": {"file": "App/Cache.swift", "line": 3}}"#,
-        resolution: String? = ProcessObservations.innermostSerial
+        resolution: String? = Observation.File.innermostSerial
     ) -> String {
         let kept = instances.enumerated().map { serial, contexts in
             let steps = contexts.enumerated().map { index, context in

@@ -61,23 +61,23 @@ struct EntryPointTests {
     /// A method used where its members are used is no entry point, even when it also runs elsewhere:
     /// that is a use from the wrong context, judged as before.
     @Test func aMethodUsedWhereItsMembersAreIsNoEntryPoint() throws {
-        let main = ContextKey(kind: .main, label: "main thread")
-        let queue = ContextKey(kind: .queue, label: "dl.a")
-        let use = { (context: ContextKey, member: String) in MergedType.Use(context: context, member: member, site: nil) }
-        var type = MergedType(type: "Downloader", module: "App", recordKind: "observed", createdAt: .init(file: "App/Downloader.swift", line: 3))
+        let main = Observation.Context(kind: .main, label: "main thread")
+        let queue = Observation.Context(kind: .queue, label: "dl.a")
+        let use = { (context: Observation.Context, member: String) in Observation.Store.Use(context: context, member: member, site: nil) }
+        var type = Observation.Store.TypeEntry(type: "Downloader", module: "App", recordKind: "observed", createdAt: .init(file: "App/Downloader.swift", line: 3))
         type.instances = [.init(file: "run.json", serial: 1, steps: [use(queue, "receive(_:)"), use(queue, "received"), use(main, "receive(_:)")], stepsDropped: 0)]
         let entry = Proposer.propose(type)
         #expect(entry.entryPoints == nil)
         // A method run only before the object moved, touching nothing there: no closure of it used the
         // members elsewhere, so it is no entry point (PhotoSync's ImportJob.add(_:) before its hand-off).
-        let site = { (function: String) in ObservationSite(file: "App/Job.swift", line: 3, function: function) }
-        var job = MergedType(type: "Job", module: "App", recordKind: "observed", createdAt: .init(file: "App/Job.swift", line: 2))
+        let site = { (function: String) in Observation.Site(file: "App/Job.swift", line: 3, function: function) }
+        var job = Observation.Store.TypeEntry(type: "Job", module: "App", recordKind: "observed", createdAt: .init(file: "App/Job.swift", line: 2))
         job.instances = [.init(file: "run.json", serial: 1, steps: [
-            MergedType.Use(context: main, member: "add(_:)", site: site("Job.add(_:)")),
-            MergedType.Use(context: queue, member: "items", site: site("Job.send()")),
+            Observation.Store.Use(context: main, member: "add(_:)", site: site("Job.add(_:)")),
+            Observation.Store.Use(context: queue, member: "items", site: site("Job.send()")),
         ], stepsDropped: 0)]
         #expect(Proposer.propose(job).entryPoints == nil)
-        #expect(entry.verdict == .handOff || entry.verdict == .owner || entry.verdict == .notConfinable)
-        #expect(entry.verdict != .owner || !entry.strayMoves.isEmpty)
+        #expect(entry.conclusion == .handOff || entry.conclusion == .owner || entry.conclusion == .notConfinable)
+        #expect(entry.conclusion != .owner || !entry.strayMoves.isEmpty)
     }
 }

@@ -3,7 +3,7 @@ import Testing
 @testable import ScheduleAuditCore
 
 /// The fixture of `propose` and `apply` under `Tests/Fixtures/ProposeFixture`: hand-written observation
-/// files (one per verdict in `observations/`, two processes of one run in `observations/merge/`) and
+/// files (one per conclusion in `observations/`, two processes of one run in `observations/merge/`) and
 /// the small source tree (`Sources/App`) their sites and records point into.
 enum ProposeFixture {
     static let directory = Fixture.directory.deletingLastPathComponent().appendingPathComponent("ProposeFixture")
@@ -17,7 +17,7 @@ enum ProposeFixture {
 
     /// The proposal entries for some observation paths.
     static func propose(_ paths: [String]) throws -> [String: Proposal.Entry] {
-        let set = try ObservationSet.load(paths: paths)
+        let set = try Observation.Store.load(paths: paths)
         return Dictionary(uniqueKeysWithValues: set.types.map(Proposer.propose).map { ($0.type, $0) })
     }
 
@@ -88,7 +88,7 @@ enum ProposeFixture {
         {"id": 7, "kind": "task", "label": "task 2"}, {"id": 8, "kind": "thread", "label": "thread 9"}
         """
 
-    /// The verdict for one hand-made type.
+    /// The conclusion for one hand-made type.
     static func entry(_ type: String, instancesPerType: Int = 64) throws -> Proposal.Entry {
         let directory = try temporaryDirectory()
         let path = try write(observationJSON(contexts: contexts, types: type, instancesPerType: instancesPerType), to: "o.json", in: directory)

@@ -23,7 +23,7 @@ struct SpecializationTests {
         let paths = try texts.enumerated().map { index, text in
             try F.write(F.observationJSON(contexts: F.contexts, types: text), to: "o\(index).json", in: directory)
         }
-        return try ObservationSet.load(paths: paths).types.map(Proposer.propose)
+        return try Observation.Store.load(paths: paths).types.map(Proposer.propose)
     }
 
     @Test func eachSpecializationAloneHasItsOwnOwner() throws {
@@ -32,21 +32,21 @@ struct SpecializationTests {
             let entries = try Self.entries([text])
             try #require(entries.count == 1)
             #expect(entries[0].type == "Cursor")
-            #expect(entries[0].verdict == .owner)
+            #expect(entries[0].conclusion == .owner)
             #expect(entries[0].owner?.label == owner)
             #expect(entries[0].evidence.contains("1 specialization observed (\(name))"))
         }
     }
 
     @Test(arguments: [1, 2])
-    func specializationsArePooledIntoOneVerdict(files: Int) throws {
+    func specializationsArePooledIntoOneConclusion(files: Int) throws {
         let (int, bool) = Self.types()
         let entries = try Self.entries([int, bool], files: files)
         try #require(entries.count == 1)
         let entry = entries[0]
         #expect(entry.type == "Cursor")
         #expect(entry.qualifiedName == "App.Cursor")
-        #expect(entry.verdict == .firstUser)
+        #expect(entry.conclusion == .firstUser)
         #expect(entry.instances.seen == 3)
         #expect(entry.evidence == [
             "3 instances, each first used in one context, 2 contexts in all: Confinement.detached()",
@@ -58,7 +58,7 @@ struct SpecializationTests {
         let (int, bool) = Self.types(otherLine: 5)
         let entries = try Self.entries([int, bool])
         #expect(entries.map(\.type) == ["Cursor<Int>", "Cursor<Optional<Bool>>"])
-        #expect(entries.map(\.verdict) == [.owner, .owner])
+        #expect(entries.map(\.conclusion) == [.owner, .owner])
     }
 
     @Test func applyGetsOneFixItForTheSharedLine() throws {

@@ -64,13 +64,13 @@ struct SubcommandTests {
         let result = AuditCommand.main(arguments: ["propose", F.observation("owner"), F.observation("main"), "--output", output])
         #expect(result.status == 0, "\(result.standardError)")
         #expect(result.standardOutput == """
-            TYPE              VERDICT  OWNER / EVIDENCE
-            App.ProfileModel  main     main thread (record at App/ProfileModel.swift:4)
+            TYPE              CONCLUSION  OWNER / EVIDENCE
+            App.ProfileModel  main        main thread (record at App/ProfileModel.swift:4)
                 2 instances, every use on main thread
                 this type could be @MainActor
-            App.Renderer      owner    scheduler 'com.app.frames' (record at App/Renderer.swift:4)
+            App.Renderer      owner       scheduler 'com.app.frames' (record at App/Renderer.swift:4)
                 1 instance, every use on scheduler 'com.app.frames'
-            App.UploadQueue   owner    scheduler 'com.app.uploads' (record at App/UploadQueue.swift:4)
+            App.UploadQueue   owner       scheduler 'com.app.uploads' (record at App/UploadQueue.swift:4)
                 3 instances, every use on scheduler 'com.app.uploads'
             schedule-audit propose: 3 types from 2 observation files; proposal written to '\(output)'
 
@@ -79,7 +79,7 @@ struct SubcommandTests {
         #expect(json["format"] as? String == "schedulable-proposal")
         #expect(json["version"] as? Int == 1)
         let proposal = try Proposal.load(path: output)
-        #expect(proposal.types.map(\.verdict) == [.main, .owner, .owner])
+        #expect(proposal.types.map(\.conclusion) == [.main, .owner, .owner])
         #expect(proposal.observations == [F.observation("main"), F.observation("owner")])
     }
 

@@ -8,7 +8,7 @@ extension Delivery {
     package func deliver(addingDetail message: () -> String) {
         var violation = violation
         violation.addDetail(message())
-        ConfinementReporting.report(violation, to: handler)
+        Self.deliver(violation, to: handler)
     }
 }
 

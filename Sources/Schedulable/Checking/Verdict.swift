@@ -59,6 +59,17 @@ package final class Delivery {
 
     /// Delivers the violation to its handler.
     package func deliver() {
+        Self.deliver(violation, to: handler)
+    }
+
+    /// Delivers `violation` to `handler` and, at the `observe` level, records the use as a step of a
+    /// declared owner (``ConfinementReporting/observes(_:handledBy:)``): observation's one entry from
+    /// a report, taken only where the handler is reached (not inside another handler, where the
+    /// violation is printed instead).
+    static func deliver(_ violation: ConfinementViolation, to handler: any ConfinementViolationHandler) {
+        if ConfinementReporting.observes(violation, handledBy: handler), !ConfinementReporting.isDeliveringOnThisThread {
+            Observation.record(.declared(violation), in: CurrentExecution.observed) { .declared(violation) }
+        }
         ConfinementReporting.report(violation, to: handler)
     }
 }

@@ -47,6 +47,14 @@ package enum ConfinementReporting {
         return false
     }
 
+    /// Whether delivering `violation` to `handler` records a step of observation instead of printing it:
+    /// a policy's ``ConfinementLevel/observe`` level, for a use outside the owner. The delivery (in the
+    /// Checking layer, above Observation) records the step; the handler prints nothing for it.
+    package static func observes(_ violation: ConfinementViolation, handledBy handler: any ConfinementViolationHandler) -> Bool {
+        guard violation.kind == .wrongContext, let policyHandler = handler as? PolicyViolationHandler else { return false }
+        return policyHandler.level(for: violation) == .observe
+    }
+
     /// Whether a violation is being delivered on this thread right now (a handler runs).
     package static var isDeliveringOnThisThread: Bool { csched_is_reporting() }
 

@@ -181,7 +181,7 @@ final class CapturedAccess: Sendable {
     /// reporting), beyond the stack's depth: at `-Onone` a property access is about a dozen deep.
     static let libraryFrameAllowance = 24
 
-    private let stack: CallStack
+    let stack: CallStack
     /// The member, when it is a property: its accessors' frames are the compiler's, not the access site.
     private let property: String?
     private let depth: Int

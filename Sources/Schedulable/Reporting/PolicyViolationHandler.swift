@@ -11,8 +11,8 @@ import CSchedulableContext
 /// handler, and what the `SCHEDULABLE_CONFINEMENT` environment variable installs.
 ///
 /// - ``ConfinementLevel/off``: nothing.
-/// - ``ConfinementLevel/observe``: a use outside the owner is recorded for ``ConfinementObservations``
-///   and nothing is printed; any other violation is handled as at `warnOnce`.
+/// - ``ConfinementLevel/observe``: a use outside the owner is not printed: its delivery records it for
+///   ``ConfinementObservations`` instead; any other violation is handled as at `warnOnce`.
 /// - ``ConfinementLevel/warnOnce``: the whole report the first time an access site (of a member)
 ///   violates, then a one-line count each time the count doubles, so a hot loop cannot flood the log.
 ///   One report per bug: a new site of an object already reported from the same context (the
@@ -126,7 +126,9 @@ public final class PolicyViolationHandler: ConfinementViolationHandler {
         case .off:
             return
         case .observe where violation.kind == .wrongContext:
-            Observation.record(.declared(violation), in: CurrentExecution.observed) { .declared(violation) }
+            // A step of observation, not a report: the delivery records it (`Delivery.deliver()`, see
+            // ``ConfinementReporting/observes(_:handledBy:)``); nothing is printed.
+            return
         case .trap:
             // Whatever was handed to the reporting thread first, then this report, then the trap.
             ReportWriter.flush()

@@ -11,7 +11,7 @@ struct ProposalApplier {
 
     let tree: SourceTree
     let schedulers: SchedulerDeclarations
-    private var sources: [String: (file: SourceFile, lines: [String])] = [:]
+    private(set) var sources: [String: (file: SourceFile, lines: [String])] = [:]
 
     /// Reads and scans every file of `tree`.
     init(tree: SourceTree) {
@@ -36,11 +36,11 @@ struct ProposalApplier {
         return plan
     }
 
-    private typealias Diagnostic = ApplyPlan.Diagnostic
+    typealias Diagnostic = ApplyPlan.Diagnostic
 
     private func diagnose(_ entry: Proposal.Entry, edits: inout [ApplyPlan.LineEdit]) -> [Diagnostic] {
         let name = "'\(entry.qualifiedName)'"
-        let tag = " [\(entry.verdict.rawValue)]"
+        let tag = " [\(entry.conclusion.rawValue)]"
         guard let anchor = entry.createdAt ?? entry.boundAt else {
             return [Diagnostic(path: "<unknown>", line: 1, column: 1, severity: .warning, message: "\(name) has no record site in the proposal\(tag)")]
         }
@@ -58,7 +58,7 @@ struct ProposalApplier {
 
         // The new text for the expression, and, for a placeholder, why the owner has no name.
         let replacement: (text: String, summary: String)
-        switch entry.verdict {
+        switch entry.conclusion {
         case .owner:
             let expression = entry.owner.map(ownerExpression) ?? (nil, "the proposal names no owner")
             let owner = entry.owner?.description ?? "?"
@@ -82,6 +82,8 @@ struct ProposalApplier {
             } else {
                 replacement = ("Confinement.detached()", "")
             }
+            // A hand-off is inserted only where the record becomes transferable: an observed one takes none.
+            let transferable = record.edit != nil && replacement.summary.isEmpty
             for handOff in entry.handOffs {
                 let target = ownerExpression(handOff.to)
                 let spelled = target.spelling ?? "<scheduler '\(handOff.to.label)'>"
@@ -90,6 +92,7 @@ struct ProposalApplier {
                     : "hand \(name) from \(handOff.from.description) to \(handOff.to.description) before this first use there: <object>.handOff(to: \(spelled))"
                 if let reason = target.reason { message += " (\(reason))" }
                 siteNotes.append(site(handOff.site, .note, message))
+                siteNotes += insertHandOff(handOff, of: entry, transferable: transferable, edits: &edits)
             }
         case .notConfinable:
             out.append(at(.warning, "\(name) is not confinable as written: \(entry.evidence.first ?? "")\(tag)"))
@@ -146,7 +149,7 @@ struct ProposalApplier {
     }
 
     /// How an owner is spelled in code, or why it cannot be.
-    private func ownerExpression(_ context: ContextKey) -> (spelling: String?, reason: String?) {
+    func ownerExpression(_ context: Observation.Context) -> (spelling: String?, reason: String?) {
         switch context.kind {
         case .main:
             return ("MainThreadScheduler.shared", nil)
@@ -169,7 +172,7 @@ struct ProposalApplier {
     }
 
     /// A note at an observed site, in its real file when it can be found.
-    private func site(_ site: ObservationSite?, _ severity: Diagnostic.Severity, _ message: String) -> Diagnostic {
+    func site(_ site: Observation.Site?, _ severity: Diagnostic.Severity, _ message: String) -> Diagnostic {
         guard let site else {
             return Diagnostic(path: "<unknown>", line: 1, column: 1, severity: severity, message: message + " (no user frame was recorded)")
         }
@@ -201,7 +204,7 @@ struct ProposalApplier {
         var refusal: String?
     }
 
-    private func locate(_ location: ProcessObservations.Location) -> RecordLine {
+    private func locate(_ location: Observation.File.Location) -> RecordLine {
         let resolution = tree.resolve(location.file)
         guard case .found(let path) = resolution else {
             if case .ambiguous(let paths) = resolution {

@@ -18,7 +18,7 @@ enum GuardPlacement: Equatable, Sendable {
 extension SourceFile {
     /// Control-flow words whose first `{` outside brackets opens a block of the same function (not a
     /// closure): Swift accepts no trailing closure in their conditions.
-    private static let blockKeywords: Set<String> = [
+    static let blockKeywords: Set<String> = [
         "if", "else", "guard", "while", "for", "switch", "do", "catch", "repeat", "defer",
     ]
     /// Words that start a statement which is not an expression (with `if`/`switch` handled apart).
@@ -163,7 +163,7 @@ extension SourceFile {
     /// The first token of each statement in a run of top-level tokens: a new statement starts after a
     /// `;`, or on a new line unless the line before ends with an operator, or this one starts with one
     /// (`.member`, `+ x`, `?? y`) or a continuing word (`else`, `catch`, `as`).
-    private func statementStarts(in range: Range<Int>) -> [Int] {
+    func statementStarts(in range: Range<Int>) -> [Int] {
         var starts: [Int] = []
         var previous: Int?
         var index = range.lowerBound

@@ -1,6 +1,6 @@
 import Foundation
 
-/// What `schedule-audit-tool propose` writes and `apply` reads: one verdict per observed type, with its
+/// What `schedule-audit-tool propose` writes and `apply` reads: one conclusion per observed type, with its
 /// evidence (format `schedulable-proposal`, version 1; documented in the "Proposing Owners" article).
 struct Proposal: Codable, Sendable {
     /// The `format` value of every proposal file.
@@ -8,8 +8,8 @@ struct Proposal: Codable, Sendable {
     /// The version this tool writes, and the newest it reads.
     static let currentVersion = 1
 
-    /// A verdict: what the observations say about one type's owner.
-    enum Verdict: String, Codable, Sendable, CaseIterable {
+    /// A conclusion: what the observations say about one type's owner.
+    enum Conclusion: String, Codable, Sendable, CaseIterable {
         /// Every instance used from one scheduler, queue or thread.
         case owner
         /// Every instance used only on the main thread.
@@ -28,20 +28,27 @@ struct Proposal: Codable, Sendable {
 
     /// A site with the context and member used there.
     struct Use: Codable, Hashable, Sendable {
-        var context: ContextKey
+        var context: Observation.Context
         var member: String
-        var site: ObservationSite?
+        var site: Observation.Site?
     }
 
     /// One move of an instance from a context to the next, at the first use in the new one.
     struct HandOff: Codable, Hashable, Sendable {
-        var from: ContextKey
-        var to: ContextKey
+        var from: Observation.Context
+        var to: Observation.Context
         var member: String
-        var site: ObservationSite?
+        var site: Observation.Site?
+        /// A move no `handOff(to:)` made: the line where every instance making it was last used in
+        /// `from` (the runs' `letGo`, one line for all), after which `apply` inserts the hand-off.
+        /// Absent in older proposals.
+        var letGo: Observation.Site? = nil
+        /// A move no `handOff(to:)` made, without ``letGo``: why the hand-off cannot be placed
+        /// (instances let go at different lines, or the run did not record where).
+        var unplaced: String? = nil
     }
 
-    /// The instance counts a verdict rests on.
+    /// The instance counts a conclusion rests on.
     struct Instances: Codable, Equatable, Sendable {
         /// Instances with at least one step, over every file.
         var seen: Int
@@ -53,20 +60,20 @@ struct Proposal: Codable, Sendable {
         var cut: Int
     }
 
-    /// One type's verdict.
+    /// One type's conclusion.
     struct Entry: Codable, Sendable {
         var type: String
         var module: String?
-        var verdict: Verdict
+        var conclusion: Conclusion
         /// `observed` or `declared`.
         var record: String
         /// The `Confinement.observed()` line (observed records): what `apply` rewrites.
-        var createdAt: ProcessObservations.Location?
+        var createdAt: Observation.File.Location?
         /// The bind site of a declared owner.
-        var boundAt: ProcessObservations.Location?
+        var boundAt: Observation.File.Location?
         /// `owner`, `main`: the owner; `hand-off`: the first context (absent when instances start in
         /// different contexts); `contradicted`: the declared owner.
-        var owner: ContextKey?
+        var owner: Observation.Context?
         /// `hand-off`: each distinct move, with the site of the first use after it.
         var handOffs: [HandOff] = []
         /// `owner`, `main`, `first-user`, `hand-off`: moves without a `handOff(to:)` that only some
@@ -79,7 +86,7 @@ struct Proposal: Codable, Sendable {
         /// hop): each with its guard's first site, which `apply` removes. Absent in older proposals.
         var entryPoints: [Use]?
         var instances: Instances
-        /// Whether the verdict rests on a sample (instances, steps or member contexts were dropped).
+        /// Whether the conclusion rests on a sample (instances, steps or member contexts were dropped).
         var sampled: Bool
         /// The evidence in sentences, as the table prints it.
         var evidence: [String]
@@ -118,5 +125,36 @@ struct Proposal: Codable, Sendable {
         } catch {
             throw AuditError("malformed proposal file '\(path)': \(VersionedJSON.describe(error))")
         }
+    }
+}
+
+extension Proposal.Entry {
+    /// The key an earlier version wrote the conclusion under (`"verdict"`).
+    private enum EarlierKeys: String, CodingKey {
+        case verdict
+    }
+
+    /// Reads an entry as this version writes it, or as an earlier one did: the conclusion under
+    /// `conclusion`, else under `verdict`, so that `apply` still reads a proposal made before the rename.
+    init(from decoder: any Decoder) throws {
+        let keys = try decoder.container(keyedBy: CodingKeys.self)
+        type = try keys.decode(String.self, forKey: .type)
+        module = try keys.decodeIfPresent(String.self, forKey: .module)
+        if let conclusion = try keys.decodeIfPresent(Proposal.Conclusion.self, forKey: .conclusion) {
+            self.conclusion = conclusion
+        } else {
+            conclusion = try decoder.container(keyedBy: EarlierKeys.self).decode(Proposal.Conclusion.self, forKey: .verdict)
+        }
+        record = try keys.decode(String.self, forKey: .record)
+        createdAt = try keys.decodeIfPresent(Observation.File.Location.self, forKey: .createdAt)
+        boundAt = try keys.decodeIfPresent(Observation.File.Location.self, forKey: .boundAt)
+        owner = try keys.decodeIfPresent(Observation.Context.self, forKey: .owner)
+        handOffs = try keys.decode([Proposal.HandOff].self, forKey: .handOffs)
+        strayMoves = try keys.decode([Proposal.HandOff].self, forKey: .strayMoves)
+        uses = try keys.decode([Proposal.Use].self, forKey: .uses)
+        entryPoints = try keys.decodeIfPresent([Proposal.Use].self, forKey: .entryPoints)
+        instances = try keys.decode(Proposal.Instances.self, forKey: .instances)
+        sampled = try keys.decode(Bool.self, forKey: .sampled)
+        evidence = try keys.decode([String].self, forKey: .evidence)
     }
 }

@@ -6,10 +6,10 @@ extension Proposer {
     /// when its guard only ever ran in contexts where no stored member of the type was used, and stored
     /// members were used in a closure of that method elsewhere (`closure #1 in Downloader.receive(_:)`):
     /// its body hops (`queue.sync { … }`), so the guard runs outside the owner and the members inside.
-    /// Its guard's steps say where callers are, not where the object lives, so the verdict is judged
+    /// Its guard's steps say where callers are, not where the object lives, so the conclusion is judged
     /// without them, and `apply` removes that guard. A method that merely ran before a hand-off is not
     /// one: no closure of it touched the members.
-    static func entryPoints(of type: MergedType) -> (points: [Proposal.Use], instances: [MergedType.Instance]) {
+    static func entryPoints(of type: Observation.Store.TypeEntry) -> (points: [Proposal.Use], instances: [Observation.Store.Instance]) {
         func isMethod(_ member: String) -> Bool { member.contains(Character("(")) && !transferMembers.contains(member) }
         let steps = type.instances.flatMap(\.steps)
         let storedContexts = Set((steps + type.memberUses).filter { !isMethod($0.member) }.map(\.context))

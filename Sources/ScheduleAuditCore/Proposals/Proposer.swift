@@ -1,4 +1,4 @@
-/// Turns one merged type into one verdict with its evidence.
+/// Turns one merged type into one conclusion with its evidence.
 ///
 /// Before the rules, an instance's construction steps (its initializer's, where it was built, before a
 /// non-transfer move) and the steps of entry points (``entryPoints(of:)``) are left out.
@@ -13,11 +13,12 @@
 ///    kept sample cannot speak for them, so `insufficient` unless each instance is its own owner anyway.
 /// 5. A hand-off is a move the code makes (`handOff(to:)`), or one every instance makes: then
 ///    `hand-off` (to a task or a plain thread, which no `handOff(to:)` can name, `not-confinable`).
+///    A move no `handOff(to:)` made carries the line every instance let go at (``placement(of:)``).
 /// 6. Otherwise instances are judged where they start: one context for all is `main` or `owner`,
 ///    different ones are `first-user`. Moves without a `handOff(to:)` that only some instances make are
 ///    listed as stray: the proposed record will report them (a bug, or a hand-off to write).
 enum Proposer {
-    static func propose(_ observed: MergedType) -> Proposal.Entry {
+    static func propose(_ observed: Observation.Store.TypeEntry) -> Proposal.Entry {
         var type = observed
         let entryPoints = type.recordKind == "declared" ? (points: [], instances: observed.instances) : Self.entryPoints(of: observed)
         if !entryPoints.points.isEmpty {
@@ -32,11 +33,11 @@ enum Proposer {
         return entry
     }
 
-    private static func judge(_ type: MergedType) -> Proposal.Entry {
+    private static func judge(_ type: Observation.Store.TypeEntry) -> Proposal.Entry {
         let kept = type.instances.map(withoutConstruction).filter { !$0.steps.isEmpty }
         let cut = kept.filter { $0.stepsDropped > 0 }.count
         var entry = Proposal.Entry(
-            type: type.type, module: type.module, verdict: .insufficient, record: type.recordKind,
+            type: type.type, module: type.module, conclusion: .insufficient, record: type.recordKind,
             createdAt: type.createdAt, boundAt: type.boundAt, owner: nil,
             instances: .init(seen: type.seen, dropped: type.dropped, droppedSteps: type.droppedSteps, cut: cut),
             sampled: type.dropped > 0 || type.droppedSteps > 0 || cut > 0 || type.contextsDropped > 0, evidence: []
@@ -54,7 +55,7 @@ enum Proposer {
         }
         let visits = kept.map(Self.visits)
         if let conflict = firstConflict(visits, memberUses: type.memberUses) {
-            entry.verdict = .notConfinable
+            entry.conclusion = .notConfinable
             entry.uses = [conflict.first, conflict.second].map(use)
             entry.evidence = [conflict.reason, "a bug, or state that a lock guards"] + sample
             return entry
@@ -73,7 +74,7 @@ enum Proposer {
         let stray = movers == visits.count ? [] : moves.filter { !$0.isExplicit }
 
         if !handsOff && starts.count > 1 {
-            entry.verdict = .firstUser
+            entry.conclusion = .firstUser
             entry.uses = visits.map { use($0[0]) }.uniqued(by: \.context)
             entry.evidence = ["\(count), each first used in one context, \(starts.count) contexts in all: Confinement.detached()"]
         } else if let stray = unseen.first {
@@ -83,7 +84,7 @@ enum Proposer {
         } else if !handsOff, let only = starts.first {
             // A task is no owner one can name: each instance is bound by its first use there.
             entry.owner = only.kind == .task ? nil : only
-            entry.verdict = only.kind == .main ? .main : only.kind == .task ? .firstUser : .owner
+            entry.conclusion = only.kind == .main ? .main : only.kind == .task ? .firstUser : .owner
             entry.uses = [use(visits[0][0])]
             entry.evidence = ["\(count), \(stray.isEmpty ? "every use" : "each first used") on \(only.description)"]
             if only.kind == .main { entry.evidence.append("this type could be @MainActor") }
@@ -91,7 +92,7 @@ enum Proposer {
         } else {
             decideHandOff(visits, moves: moves.filter { !stray.contains($0) }, count: count, &entry)
         }
-        if entry.verdict != .notConfinable && entry.verdict != .insufficient && !stray.isEmpty {
+        if entry.conclusion != .notConfinable && entry.conclusion != .insufficient && !stray.isEmpty {
             entry.strayMoves = stray.map(\.handOff).uniqued { "\($0.from.label)\u{0}\($0.to.label)" }
             entry.evidence += entry.strayMoves.map {
                 "then used from \($0.to.description) at \(site($0.site)) without a handOff(to:), by \(movers) of \(kept.count) instances: a bug, or a hand-off to write there (then make the record transferable)"
@@ -105,7 +106,7 @@ enum Proposer {
     /// after them is elsewhere and not an explicit transfer: construction is not a use (an object built
     /// on the caller's thread, then used only in one queue's work, is that queue's), as the checks treat
     /// it.
-    static func withoutConstruction(_ instance: MergedType.Instance) -> MergedType.Instance {
+    static func withoutConstruction(_ instance: Observation.Store.Instance) -> Observation.Store.Instance {
         let building = instance.steps.prefix { step in
             step.context == instance.steps[0].context && step.site?.function.map(isInitializer) == true
         }
@@ -124,15 +125,15 @@ enum Proposer {
     }
 
     /// An instance's steps as the run of contexts it visited, each with the step that entered it.
-    static func visits(_ instance: MergedType.Instance) -> [MergedType.Use] {
-        var visits: [MergedType.Use] = []
+    static func visits(_ instance: Observation.Store.Instance) -> [Observation.Store.Use] {
+        var visits: [Observation.Store.Use] = []
         for step in instance.steps where visits.last?.context != step.context {
             visits.append(step)
         }
         return visits
     }
 
-    private static func decideDeclared(_ type: MergedType, _ entry: inout Proposal.Entry) {
+    private static func decideDeclared(_ type: Observation.Store.TypeEntry, _ entry: inout Proposal.Entry) {
         entry.owner = type.declaredOwner
         let steps = type.instances.flatMap(\.steps)
         let misses = (type.memberUses + steps).uniqued { "\($0.context.kind)\u{0}\($0.context.label)\u{0}\($0.member)" }
@@ -142,7 +143,7 @@ enum Proposer {
             entry.evidence = ["declared owner \(owner)\(bound); no miss was recorded"]
             return
         }
-        entry.verdict = .contradicted
+        entry.conclusion = .contradicted
         entry.uses = misses.map(use)
         entry.evidence = ["declared owner \(owner)\(bound), but used from elsewhere; what the checks would have reported:"]
             + misses.map { "'\($0.member)' from \($0.context.description) at \(site($0.site))" }
@@ -150,8 +151,8 @@ enum Proposer {
 
     /// One change of context in an instance's steps.
     private struct Move: Equatable {
-        var from: MergedType.Use
-        var to: MergedType.Use
+        var from: Observation.Store.Use
+        var to: Observation.Store.Use
 
         /// Whether the code made it (`handOff(to:)`), rather than a use from the new context.
         var isExplicit: Bool { transferMembers.contains(to.member) }
@@ -161,18 +162,25 @@ enum Proposer {
         }
     }
 
-    private static func decideHandOff(_ visits: [[MergedType.Use]], moves all: [Move], count: String, _ entry: inout Proposal.Entry) {
+    private static func decideHandOff(_ visits: [[Observation.Store.Use]], moves all: [Move], count: String, _ entry: inout Proposal.Entry) {
         let moves = all.uniqued { "\($0.from.context.kind)\u{0}\($0.from.context.label)\u{0}\($0.to.context.kind)\u{0}\($0.to.context.label)" }
         if let unnamed = moves.first(where: { $0.to.context.kind == .task || $0.to.context.kind == .thread }) {
-            entry.verdict = .notConfinable
+            entry.conclusion = .notConfinable
             entry.uses = [use(unnamed.from), use(unnamed.to)]
             entry.evidence = [
                 "moves from \(unnamed.from.context.description) at \(site(unnamed.from.site)) to \(unnamed.to.context.description) at \(site(unnamed.to.site)), which no handOff(to:) can name; hand it to a scheduler instead, or guard it with a lock",
             ]
             return
         }
-        let handOffs = moves.map(\.handOff)
-        entry.verdict = .handOff
+        var handOffs = moves.map(\.handOff)
+        // A move no `handOff(to:)` made gets one where every instance making it let go.
+        let letGos = moves.map { move in
+            all.filter { !$0.isExplicit && $0.from.context == move.from.context && $0.to.context == move.to.context }.map(\.to.letGo)
+        }
+        for index in handOffs.indices where !moves[index].isExplicit {
+            (handOffs[index].letGo, handOffs[index].unplaced) = placement(of: letGos[index])
+        }
+        entry.conclusion = .handOff
         entry.handOffs = handOffs
         let starts = Set(visits.map { $0[0].context })
         if starts.count == 1, let start = starts.first, start.kind != .task, start.kind != .thread {
@@ -181,17 +189,20 @@ enum Proposer {
         } else {
             entry.evidence = ["\(count) start in \(starts.count) contexts and move forward, never back: Confinement.detached(), then hand-offs"]
         }
-        entry.evidence += handOffs.map { "\($0.from.description) → \($0.to.description) at \(site($0.site))" }
+        for handOff in handOffs {
+            entry.evidence.append("\(handOff.from.description) → \(handOff.to.description) at \(site(handOff.site))")
+            if let placed = placementEvidence(handOff) { entry.evidence.append(placed) }
+        }
     }
 
     private struct Conflict {
-        var first: MergedType.Use
-        var second: MergedType.Use
+        var first: Observation.Store.Use
+        var second: Observation.Store.Use
         var reason: String
     }
 
     /// The first pool use, return or second task, in instance order.
-    private static func firstConflict(_ visits: [[MergedType.Use]], memberUses: [MergedType.Use]) -> Conflict? {
+    private static func firstConflict(_ visits: [[Observation.Store.Use]], memberUses: [Observation.Store.Use]) -> Conflict? {
         for path in visits {
             if let pool = path.first(where: { $0.context.kind == .pool }) {
                 return poolConflict(pool, other: path.first { $0.context.kind != .pool })
@@ -215,7 +226,7 @@ enum Proposer {
         return nil
     }
 
-    private static func poolConflict(_ pool: MergedType.Use, other: MergedType.Use?) -> Conflict {
+    private static func poolConflict(_ pool: Observation.Store.Use, other: Observation.Store.Use?) -> Conflict {
         let used = "'\(pool.member)' used from \(pool.context.description) at \(site(pool.site)), a concurrent pool that owns nothing"
         guard let other else {
             return Conflict(first: pool, second: pool, reason: used)
@@ -226,7 +237,7 @@ enum Proposer {
     /// The members whose step is an explicit transfer, recorded in the new owner's context at its call.
     static let transferMembers: Set<String> = ["handOff(to:)", "detach()"]
 
-    private static func sampleEvidence(_ type: MergedType, keptCount: Int, cut: Int) -> [String] {
+    private static func sampleEvidence(_ type: Observation.Store.TypeEntry, keptCount: Int, cut: Int) -> [String] {
         var lines: [String] = []
         if type.specializations.count > 1 {
             lines.append("\(type.specializations.count) specializations merged (\(type.specializations.joined(separator: ", "))): they share one record")
@@ -248,11 +259,11 @@ enum Proposer {
         return lines
     }
 
-    static func site(_ site: ObservationSite?) -> String {
+    static func site(_ site: Observation.Site?) -> String {
         site?.description ?? "an unknown site (no user frame)"
     }
 
-    private static func use(_ use: MergedType.Use) -> Proposal.Use {
+    private static func use(_ use: Observation.Store.Use) -> Proposal.Use {
         Proposal.Use(context: use.context, member: use.member, site: use.site)
     }
 }

@@ -11,8 +11,10 @@ struct ApplyCommand: Equatable, Sendable {
 
         Turns a proposal into compiler-format diagnostics (path:line:column: warning|note: …) with
         fix-its: each 'Confinement.observed()' becomes the proposed confinement, naming the scheduler by
-        the variable that declares it. A dry run (the default) prints the diagnostics and a unified diff;
-        --apply edits the files, changing only those lines.
+        the variable that declares it; where every instance of a hand-off type left its first owner
+        after one line, '<object>.handOff(to: <new owner>)' is inserted after that line's statement.
+        A dry run (the default) prints the diagnostics and a unified diff; --apply edits the files,
+        changing only those lines.
         Through the plugin: swift package --allow-writing-to-package-directory schedule-audit apply --apply
 
         ARGUMENTS:

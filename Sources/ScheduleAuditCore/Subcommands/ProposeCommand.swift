@@ -23,7 +23,7 @@ struct ProposeCommand: Equatable, Sendable {
           --output <file>   where to write the proposal (default: \(defaultOutput))
           -h, --help        print this help
 
-        VERDICTS: owner, main, first-user, hand-off, not-confinable, insufficient, contradicted
+        CONCLUSIONS: owner, main, first-user, hand-off, not-confinable, insufficient, contradicted
 
         EXIT STATUS: 0 proposed; 2 bad arguments, or an observation file that cannot be read
 
@@ -48,7 +48,7 @@ struct ProposeCommand: Equatable, Sendable {
     /// - Returns: The table and a summary line, and status 0.
     /// - Throws: ``AuditError`` for unreadable input or an unwritable output.
     func run() throws -> (output: String, status: Int32) {
-        let observations = try ObservationSet.load(paths: inputs)
+        let observations = try Observation.Store.load(paths: inputs)
         let proposal = Proposal(observations: observations.files, types: observations.types.map(Proposer.propose))
         let url = URL(fileURLWithPath: output)
         do {
@@ -65,7 +65,7 @@ struct ProposeCommand: Equatable, Sendable {
 
 
 extension Proposal {
-    /// The table `propose` prints: one line per type (type, verdict, owner or first evidence), then its
+    /// The table `propose` prints: one line per type (type, conclusion, owner or first evidence), then its
     /// other evidence indented.
     func table() -> String {
         let rows = types.map { entry -> (String, String, String, [String]) in
@@ -73,16 +73,16 @@ extension Proposal {
                 owner.description + (entry.createdAt.map { " (record at \($0.file):\($0.line))" } ?? "")
             }
             let lines = headline.map { [$0] + entry.evidence } ?? entry.evidence
-            return (entry.qualifiedName, entry.verdict.rawValue, lines.first ?? "", Array(lines.dropFirst()))
+            return (entry.qualifiedName, entry.conclusion.rawValue, lines.first ?? "", Array(lines.dropFirst()))
         }
         let typeWidth = max(4, rows.map(\.0.count).max() ?? 0)
-        let verdictWidth = max(7, rows.map(\.1.count).max() ?? 0)
+        let conclusionWidth = max("CONCLUSION".count, rows.map(\.1.count).max() ?? 0)
         func pad(_ text: String, _ width: Int) -> String {
             text + String(repeating: " ", count: width - text.count)
         }
-        var out = "\(pad("TYPE", typeWidth))  \(pad("VERDICT", verdictWidth))  OWNER / EVIDENCE\n"
-        for (type, verdict, first, rest) in rows {
-            out += "\(pad(type, typeWidth))  \(pad(verdict, verdictWidth))  \(first)\n"
+        var out = "\(pad("TYPE", typeWidth))  \(pad("CONCLUSION", conclusionWidth))  OWNER / EVIDENCE\n"
+        for (type, conclusion, first, rest) in rows {
+            out += "\(pad(type, typeWidth))  \(pad(conclusion, conclusionWidth))  \(first)\n"
             for line in rest {
                 out += "    \(line)\n"
             }

@@ -1,10 +1,12 @@
 /// Observation, the model behind ``ConfinementObservations``: which contexts use an object, as steps.
 ///
 /// An observed use is a step of this model, never a violation and never a refusal. Every step enters
-/// through ``record(_:in:step:)``, from three places: the verdict (an observed record's use that moved
-/// it, rule 5), a hand-off of an observed record (its new owner, at the hand-off's line) and the
-/// ``ConfinementLevel/observe`` level (a declared owner's use that would have been reported). The
-/// ``Store`` keeps them; ``File`` writes them out at exit.
+/// through ``record(_:in:step:)``, from three places in the Checking layer and above: the verdict (an
+/// observed record's use that moved it, rule 5), a hand-off of an observed record (its new owner, at the
+/// hand-off's line) and the delivery of a declared owner's report at the ``ConfinementLevel/observe``
+/// level (`Delivery.deliver()`: a use that would have been reported). The ``Store`` keeps them; ``File``
+/// writes them out at exit. A layer of its own above Reporting: a step carries a report's stack,
+/// access site and intruder side, and Reporting names nothing of it.
 package enum Observation {
     /// A use of an observed record as the record remembers it (its most recent use in its context):
     /// the member, the return addresses (never symbolicated unless a step names it as where that

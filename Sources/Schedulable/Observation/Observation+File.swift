@@ -75,7 +75,7 @@ extension Observation {
                             ("context", String(contexts.id(of: step.context))),
                             ("member", JSON.string(step.step.member)),
                             ("site", step.step.site.json),
-                        ] + step.step.optionalFields)
+                        ] + step.step.optionalFields(of: entry.name))
                     })),
                     ("stepsDropped", String(instance.stepsDropped)),
                 ])
@@ -118,9 +118,10 @@ extension Observation.Step {
     /// The step's optional fields, each only when known: `letGo` (a site: where the previous context
     /// let go), `work` (`{"scheduledAt"?: {"file", "line"}, "function"?}`, the library work item the new
     /// user ran) and `taskName`.
-    var optionalFields: [(String, String)] {
+    /// `typeName` is the instance's type: `letGo` is the first frame outside its own code.
+    func optionalFields(of typeName: String) -> [(String, String)] {
         var fields: [(String, String)] = []
-        if let letGo { fields.append(("letGo", letGo.json)) }
+        if let letGo { fields.append(("letGo", letGo.letGoJSON(outside: typeName))) }
         guard let work else { return fields }
         var item: [(String, String)] = []
         if let scheduledAt = work.scheduledAt { item.append(("scheduledAt", Observation.File.location(scheduledAt))) }

@@ -10,7 +10,7 @@ struct ObservationFileTests {
     static func error(for text: String) throws -> String {
         let directory = try F.temporaryDirectory()
         let path = try F.write(text, to: "bad.json", in: directory)
-        let error = #expect(throws: AuditError.self) { try ObservationSet.load(paths: [path]) }
+        let error = #expect(throws: AuditError.self) { try Observation.Store.load(paths: [path]) }
         let description = try #require(error?.description)
         #expect(description.contains(path), "the error names the file")
         return description
@@ -46,7 +46,7 @@ struct ObservationFileTests {
     @Test func anObservedRecordWithoutItsLineIsStillJudged() throws {
         let type = F.typeJSON([[2]]).replacingOccurrences(of: #""createdAt": {"file": "App/T.swift", "line": 4}"#, with: #""other": 1"#)
         let entry = try F.entry(type)
-        #expect(entry.verdict == .owner)
+        #expect(entry.conclusion == .owner)
         #expect(entry.createdAt == nil)
     }
 
@@ -54,7 +54,7 @@ struct ObservationFileTests {
         // The owner fixture carries a key no version-1 reader knows.
         let text = try String(contentsOfFile: F.observation("owner"), encoding: .utf8)
         #expect(text.contains("futureKey"))
-        #expect(try F.propose([F.observation("owner")])["UploadQueue"]?.verdict == .owner)
+        #expect(try F.propose([F.observation("owner")])["UploadQueue"]?.conclusion == .owner)
     }
 
     /// The optional fields a step carries since issue 38 (what the new user ran): still format version 1,
@@ -66,7 +66,7 @@ struct ObservationFileTests {
             + #""taskName": "Upload batch 3"}"#
         let type = F.typeJSON([[2, 3]]).replacingOccurrences(of: step, with: withSides)
         #expect(type.contains("\"taskName\""))
-        #expect(try F.entry(type).verdict == F.entry(F.typeJSON([[2, 3]])).verdict)
+        #expect(try F.entry(type).conclusion == F.entry(F.typeJSON([[2, 3]])).conclusion)
     }
 
     @Test func oneBadFileAmongGoodOnesFailsTheWholeRunNamingIt() throws {
@@ -74,7 +74,7 @@ struct ObservationFileTests {
         try FileManager.default.copyItem(atPath: F.observation("owner"), toPath: directory.appendingPathComponent("a.json").path)
         let bad = try F.write("{}", to: "b.json", in: directory)
         try F.write("not json, and not read", to: "notes.txt", in: directory)
-        let error = #expect(throws: AuditError.self) { try ObservationSet.load(paths: [directory.path]) }
+        let error = #expect(throws: AuditError.self) { try Observation.Store.load(paths: [directory.path]) }
         #expect(error?.description == "'\(bad)' is not a schedulable-observations file: found no \"format\" key")
     }
 
@@ -83,16 +83,16 @@ struct ObservationFileTests {
         let moved = F.typeJSON([[2]]).replacingOccurrences(of: "\"line\": 4", with: "\"line\": 5")
         try F.write(F.observationJSON(contexts: F.contexts, types: F.typeJSON([[2]])), to: "a.json", in: directory)
         try F.write(F.observationJSON(contexts: F.contexts, types: moved), to: "b.json", in: directory)
-        let error = #expect(throws: AuditError.self) { try ObservationSet.load(paths: [directory.path]) }
+        let error = #expect(throws: AuditError.self) { try Observation.Store.load(paths: [directory.path]) }
         #expect(error?.description.contains("type 'App.T' has a different record in") == true)
         #expect(error?.description.contains("observed at App/T.swift:5 against observed at App/T.swift:4") == true)
     }
 
     @Test func missingPathsAndEmptyDirectoriesAreErrors() throws {
-        let missing = #expect(throws: AuditError.self) { try ObservationSet.load(paths: ["/nonexistent/observations"]) }
+        let missing = #expect(throws: AuditError.self) { try Observation.Store.load(paths: ["/nonexistent/observations"]) }
         #expect(missing?.description == "no such file or directory '/nonexistent/observations'")
         let empty = try F.temporaryDirectory()
-        let none = #expect(throws: AuditError.self) { try ObservationSet.load(paths: [empty.path]) }
+        let none = #expect(throws: AuditError.self) { try Observation.Store.load(paths: [empty.path]) }
         #expect(none?.description == "no observation files (*.json) in '\(empty.path)'")
     }
 }
