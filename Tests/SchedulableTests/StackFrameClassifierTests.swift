@@ -103,11 +103,12 @@ struct StackFrameClassifierTests {
     }
 
     @Test func accessorsAreRecognizedInTheShortAndTheLongDemangledForms() {
-        for name in ["UploadQueue.isPaused.modify", "App.UploadQueue.isPaused.getter : Swift.Bool", "Box<A>.isPaused.setter"] {
+        for name in ["UploadQueue.isPaused.modify", "App.UploadQueue.isPaused.getter : Swift.Bool", "Box<A>.isPaused.setter", "specialized Box.isPaused.modify"] {
             #expect(StackFrameClassifier.accessedProperty(frame("x", name: name)) == "isPaused", "\(name)")
         }
         #expect(StackFrameClassifier.accessedProperty(frame("x", name: "UploadQueue.isPaused(_:)")) == nil)
         #expect(StackFrameClassifier.accessedProperty(frame("x", name: "touch()")) == nil)
+        #expect(StackFrameClassifier.accessedProperty(frame("x", name: "specialized touch()")) == nil)
     }
 
     @Test func theFallbackCaptureNamesTheSystemImages() {

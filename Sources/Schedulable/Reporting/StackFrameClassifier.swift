@@ -47,13 +47,20 @@ enum StackFrameClassifier {
     /// The property whose accessor the frame is (`UploadQueue.isPaused.setter` → `isPaused`), or `nil`
     /// when the frame is not a property accessor.
     static func accessedProperty(_ frame: CallStack.Frame) -> String? {
-        guard let name = frame.name else { return nil }
+        guard let fullName = frame.name else { return nil }
+        var name = Substring(fullName)
+        // An optimized build names a generic type's accessor as its specialization (`specialized
+        // Box.x.modify`): the property is the same, so the access site is the frame after it.
+        while let prefix = specializationPrefixes.first(where: name.hasPrefix) { name = name.dropFirst(prefix.count) }
         // `Q.x.setter`, `App.UploadQueue.isPaused.modify : Swift.Int`, `Box<A>.x.getter`.
         let symbol = name.prefix { $0 != " " && $0 != "(" }
         let components = symbol.split(separator: ".")
         guard components.count >= 3, accessorNames.contains(String(components[components.count - 1])) else { return nil }
         return String(components[components.count - 2])
     }
+
+    /// What the `Runtime`'s short demangled names put before a specialized or merged function's name.
+    private static let specializationPrefixes = ["specialized ", "merged "]
 
     /// What a report calls top-level code (a `main.swift`'s statements), which has no name of its own.
     static let topLevelCode = "top-level code"
