@@ -29,18 +29,7 @@ struct ObservationLetGoCallerTests {
 
     /// The steps of the one instance `scenario` uses, as the written file has them.
     private func writtenSteps(_ scenario: (LetGoCallerParsed) -> Void) throws -> [[String: Any]] {
-        let name = String(describing: LetGoCallerParsed.self)
-        Observation.Store.shared.state.withLock { $0.types[name] = nil }
-        scenario(LetGoCallerParsed())
-        let directory = NSTemporaryDirectory() + "schedulable-letgo-caller-\(UUID().uuidString)"
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        let path = try ConfinementObservations.write(toDirectory: directory).get()
-        let data = try #require(FileManager.default.contents(atPath: path))
-        let file = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
-        let types = try #require(file["types"] as? [[String: Any]])
-        let type = try #require(types.first { $0["type"] as? String == name })
-        let instances = try #require(type["instanceSteps"] as? [[String: Any]])
-        return try #require(instances.first?["steps"] as? [[String: Any]])
+        try writtenObservationSteps({ LetGoCallerParsed() }, scenario)
     }
 
     /// `parse()` touches `words` after its guard: the step into storage lets go at the line that

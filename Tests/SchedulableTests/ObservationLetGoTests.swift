@@ -30,22 +30,9 @@ struct ObservationLetGoTests {
         ConfinementObservations.writesFileAtExit = false
     }
 
-    /// Clears `Tag`'s type, runs `scenario` on one instance, writes the observation file to a
-    /// temporary directory and returns that instance's steps as the file has them.
+    /// The steps of the one `LetGo<Tag>` instance `scenario` uses, as the written file has them.
     private func writtenSteps<Tag>(_: Tag.Type, _ scenario: (LetGo<Tag>) -> Void) throws -> [[String: Any]] {
-        let name = String(describing: LetGo<Tag>.self)
-        Observation.Store.shared.state.withLock { $0.types[name] = nil }
-        scenario(LetGo<Tag>())
-        let directory = NSTemporaryDirectory() + "schedulable-letgo-\(UUID().uuidString)"
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        let path = try ConfinementObservations.write(toDirectory: directory).get()
-        let data = try #require(FileManager.default.contents(atPath: path))
-        let file = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
-        let types = try #require(file["types"] as? [[String: Any]])
-        let type = try #require(types.first { $0["type"] as? String == name })
-        let instances = try #require(type["instanceSteps"] as? [[String: Any]])
-        #expect(instances.count == 1)
-        return try #require(instances.first?["steps"] as? [[String: Any]])
+        try writtenObservationSteps({ LetGo<Tag>() }, scenario)
     }
 
     /// `letGo`'s file and line, or `nil` when the step has none.
