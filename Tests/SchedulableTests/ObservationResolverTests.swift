@@ -18,7 +18,7 @@ private final class Declared: ConfinedObject, @unchecked Sendable {
 
 private enum SyncThenPlain {}
 private enum Interleaved {}
-private enum HandOff {}
+private enum HandOffBetweenQueues {}
 private enum PlantedBug {}
 
 /// Where the scenario's uses are made from: the main thread, a plain background thread, a Swift task.
@@ -144,7 +144,7 @@ struct ObservationResolverTests {
         let first = kind.make("observe.innermost.from.\(kind)")
         let second = kind.make("observe.innermost.to.\(kind)")
         let seen = await answers {
-            await steps(of: HandOff.self) { service in
+            await steps(of: HandOffBetweenQueues.self) { service in
                 await caller.run {
                     first.sync { service.touch(); service.touch() }
                     second.sync { service.touch(); service.touch() }
