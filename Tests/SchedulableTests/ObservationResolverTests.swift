@@ -85,11 +85,12 @@ struct ObservationResolverTests {
     /// The steps the store recorded for the one instance of `Tag`'s type that `scenario` used, as
     /// `kind:label` (a thread's and a task's as their kind alone); the type's entry is cleared first.
     private func steps<Tag>(of _: Tag.Type, _ scenario: (Observed<Tag>) async -> Void) async -> [String] {
-        let name = String(describing: Observed<Tag>.self)
-        Observation.Store.shared.state.withLock { $0.types[name] = nil }
+        // The store's key for an observed type: its qualified name.
+        let key = String(reflecting: Observed<Tag>.self)
+        Observation.Store.shared.state.withLock { $0.types[key] = nil }
         let service = Observed<Tag>()
         await scenario(service)
-        let entry = Observation.Store.shared.snapshot.first { $0.name == name }
+        let entry = Observation.Store.shared.state.withLock { $0.types[key] }
         return entry?.instances.values.first?.steps.map { use in
             use.context.kind == .thread || use.context.kind == .task
                 ? use.context.kind.rawValue : "\(use.context.kind.rawValue):\(use.context.label)"

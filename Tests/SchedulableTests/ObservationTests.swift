@@ -44,6 +44,21 @@ private final class DeclaredButObserved: ConfinedObject, @unchecked Sendable {
     func touch() { assertIsolated() }
 }
 
+/// Two types of one name, as two modules (or two features nested in one) have them: `Twin` each.
+private enum FirstFeature {
+    final class Twin: ConfinedObject, @unchecked Sendable {
+        let confinement = Confinement.observed()
+        func touch() { preconditionIsolated() }
+    }
+}
+
+private enum SecondFeature {
+    final class Twin: ConfinedObject, @unchecked Sendable {
+        let confinement = Confinement.observed()
+        func touch() { preconditionIsolated() }
+    }
+}
+
 /// One type of the observation file, with its contexts resolved: each instance's steps as
 /// `kind:label` strings.
 private struct ObservedType {
@@ -112,6 +127,23 @@ struct ObservationTests {
         let type = try #require(ObservedType("Observed<HandOff>"))
         #expect(type.instances.count == 60)
         #expect(type.instances.allSatisfy { type.steps($0) == ["scheduler:observe.first", "scheduler:observe.second"] })
+    }
+
+    /// Two types of one name are two entries, never one with both's instances (the store once keyed
+    /// types by name: this file's `Observed<HandOff>` and the resolver tests' counted each other's).
+    @Test func twoTypesOfOneNameAreTwoEntries() throws {
+        for _ in 0..<2 {
+            let twin = FirstFeature.Twin()
+            first.sync { twin.touch() }
+        }
+        for _ in 0..<3 {
+            let twin = SecondFeature.Twin()
+            second.sync { twin.touch() }
+        }
+        let file = try #require(try JSONSerialization.jsonObject(with: Data(ConfinementObservations.json.utf8)) as? [String: Any])
+        let twins = try #require(file["types"] as? [[String: Any]]).filter { $0["type"] as? String == "Twin" }
+        // In the order of their qualified names (FirstFeature before SecondFeature), every run.
+        #expect(twins.map { ($0["instanceSteps"] as? [Any])?.count } == [2, 3])
     }
 
     /// An explicit hand-off is the step, at its line: the new owner's uses then take the fast path.

@@ -56,9 +56,11 @@ extension Observation {
         }
 
         struct State {
+            /// Entries by key: an observed type's fully qualified name, so that two types of one name (in
+            /// two modules, or nested in two others) are two entries; a declared owner's object type.
             var types: [String: TypeEntry] = [:]
-            /// Names of the observed types met so far, so that a miss builds no string.
-            var names: [ObjectIdentifier: String] = [:]
+            /// Key and name of the observed types met so far, so that a miss builds no string.
+            var names: [ObjectIdentifier: (key: String, name: String)] = [:]
             var exitRegistered = false
         }
 
@@ -68,16 +70,17 @@ extension Observation {
         /// one: the instance's first use, or a use from another context than its last one. `step` is
         /// called, outside the lock, only when the step is kept or the context is new for the type.
         func record(_ subject: Subject, in context: Context, step: () -> Step) {
-            let name: String, serial: UInt64, update: (inout TypeEntry) -> Void
+            let key: String, name: String, serial: UInt64, update: (inout TypeEntry) -> Void
             switch subject {
             case .observed(let object, let createdAt):
                 let type: AnyObject.Type = Swift.type(of: object)
                 serial = ObjectSerials.serial(of: object)
-                // A type's name is made once: a use builds no string.
-                name = state.withLock { state in
-                    let name = state.names[ObjectIdentifier(type)] ?? String(describing: type)
-                    state.names[ObjectIdentifier(type)] = name
-                    return name
+                // A type's names are made once: a use builds no string.
+                (key, name) = state.withLock { state in
+                    if let known = state.names[ObjectIdentifier(type)] { return known }
+                    let known = (key: String(reflecting: type), name: String(describing: type))
+                    state.names[ObjectIdentifier(type)] = known
+                    return known
                 }
                 update = { entry in
                     entry.observedAt = entry.observedAt ?? createdAt
@@ -85,6 +88,7 @@ extension Observation {
                 }
             case .declared(let violation):
                 name = violation.objectType ?? violation.member
+                key = name
                 serial = violation.objectSerial ?? 0
                 update = { entry in
                     if entry.declaredOwner == nil, let owner = violation.ownerContext {
@@ -94,10 +98,10 @@ extension Observation {
                 }
             }
             let needed = state.withLock { state in
-                Self.needsStep(&state.types[name, default: TypeEntry(name: name)], serial: serial, context: context)
+                Self.needsStep(&state.types[key, default: TypeEntry(name: name)], serial: serial, context: context)
             }
             guard needed else { return }
-            add(Use(context: context, step: step()), type: name, serial: serial, update: update)
+            add(Use(context: context, step: step()), key: key, name: name, serial: serial, update: update)
         }
 
         /// Whether a use of `serial` in `context` is worth a step: a new step of a kept instance (or the
@@ -118,9 +122,9 @@ extension Observation {
         }
 
         /// Adds a built use: a step of its instance when kept, and its member's use by its context when new.
-        private func add(_ use: Use, type name: String, serial: UInt64, update: (inout TypeEntry) -> Void) {
+        private func add(_ use: Use, key: String, name: String, serial: UInt64, update: (inout TypeEntry) -> Void) {
             let isFirst = state.withLock { state -> Bool in
-                Self.add(use, to: &state.types[name, default: TypeEntry(name: name)], serial: serial, update: update)
+                Self.add(use, to: &state.types[key, default: TypeEntry(name: name)], serial: serial, update: update)
                 defer { state.exitRegistered = true }
                 return !state.exitRegistered
             }
@@ -160,7 +164,8 @@ extension Observation {
 
         /// A copy of what was observed, for writing.
         var snapshot: [TypeEntry] {
-            state.withLock { $0.types.values.sorted { $0.name < $1.name } }
+            // By name, then key: the same order in every run, twins (one name, two keys) included.
+            state.withLock { $0.types.sorted { ($0.value.name, $0.key) < ($1.value.name, $1.key) }.map(\.value) }
         }
     }
 }

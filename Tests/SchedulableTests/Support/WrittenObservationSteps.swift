@@ -9,7 +9,8 @@ func writtenObservationSteps<Object: AnyObject>(
     _ make: () -> Object, _ scenario: (Object) -> Void
 ) throws -> [[String: Any]] {
     let name = String(describing: Object.self)
-    Observation.Store.shared.state.withLock { $0.types[name] = nil }
+    // The store keys an observed type by its qualified name; the file lists it by its name.
+    Observation.Store.shared.state.withLock { $0.types[String(reflecting: Object.self)] = nil }
     scenario(make())
     let directory = NSTemporaryDirectory() + "schedulable-steps-\(UUID().uuidString)"
     defer { try? FileManager.default.removeItem(atPath: directory) }
