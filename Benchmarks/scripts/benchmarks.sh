@@ -44,7 +44,7 @@ swift package --traits ChecksOn --scratch-path .build-checks --disable-sandbox b
     --no-progress --format influx --path stdout \
     | grep -v -E '^\[[0-9]+/[0-9]+\]|^Build|^Building|^Note:|^Warning|Warning:' > "$results/checks.influx" || true
 
-# --disable-sandbox as the benchmark plugin's builds have it (check-malloc-thresholds.sh): SwiftPM passes it
+# --disable-sandbox as the benchmark plugin's builds have it (above): SwiftPM passes it
 # to the compiler, and a build with other flags than the one before compiles every module again.
 swift build --disable-sandbox -c release "${nio[@]}" --product KernelRunner >/dev/null
 swift build --disable-sandbox -c release --traits ChecksOn --scratch-path .build-checks --product KernelRunner >/dev/null

@@ -10,7 +10,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# --disable-sandbox as the benchmark plugin's builds have it (check-malloc-thresholds.sh): SwiftPM passes it
+# --disable-sandbox as the benchmark plugin's builds have it (benchmarks.sh): SwiftPM passes it
 # to the compiler, and a build with other flags than the one before compiles every module again.
 swift build --disable-sandbox -c release --product KernelRunner >/dev/null
 swift build --disable-sandbox -c release --traits ChecksOn --scratch-path .build-checks --product KernelRunner >/dev/null

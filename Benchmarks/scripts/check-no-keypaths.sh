@@ -31,7 +31,7 @@ cd "$(dirname "$0")/.."
 if [ $# -gt 0 ]; then
     binaries=("$@")
 else
-    # --disable-sandbox as the benchmark plugin's builds have it (check-malloc-thresholds.sh): SwiftPM passes it
+    # --disable-sandbox as the benchmark plugin's builds have it (benchmarks.sh): SwiftPM passes it
     # to the compiler, and a build with other flags than the one before compiles every module again.
     swift build --disable-sandbox -c release --product KernelRunner >/dev/null
     swift build --disable-sandbox -c release --traits ChecksOn --scratch-path .build-checks --product KernelRunner >/dev/null

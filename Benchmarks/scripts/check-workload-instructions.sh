@@ -18,7 +18,7 @@ if [ $# -eq 2 ]; then
     release=$1
     checks=$2
 else
-    # --disable-sandbox as the benchmark plugin's builds have it (check-malloc-thresholds.sh): SwiftPM passes it
+    # --disable-sandbox as the benchmark plugin's builds have it (benchmarks.sh): SwiftPM passes it
     # to the compiler, and a build with other flags than the one before compiles every module again.
     swift build --disable-sandbox -c release --product Workload >/dev/null
     swift build --disable-sandbox -c release --traits ChecksOn --scratch-path .build-checks --product Workload >/dev/null

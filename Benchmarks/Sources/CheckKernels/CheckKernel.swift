@@ -59,7 +59,8 @@ public enum CheckKernel: String, CaseIterable, Sendable {
     case createTransferable = "create the object protected by Confinement.transferable (own record)"
 
     /// The name used for the benchmark: the case name, short and stable, because baselines and the
-    /// committed threshold files (`Thresholds/CheckCost.<name>.p90.json`) are keyed by it.
+    /// committed thresholds (the kernel column of `Thresholds/*.tsv`, as `KernelRunner list` prints it)
+    /// are keyed by it.
     public var benchmarkName: String { "\(self)" }
 
     /// Whether the kernel needs the main thread parked in `dispatchMain()` (main-queue work drained by a
