@@ -142,7 +142,7 @@ struct ObservationTests {
         }
         let file = try #require(try JSONSerialization.jsonObject(with: Data(ConfinementObservations.json.utf8)) as? [String: Any])
         let twins = try #require(file["types"] as? [[String: Any]]).filter { $0["type"] as? String == "Twin" }
-        // In the order of their qualified names (FirstFeature before SecondFeature), every run.
+        // In the order of their `observed()` lines (FirstFeature's first), in every build and run.
         #expect(twins.map { ($0["instanceSteps"] as? [Any])?.count } == [2, 3])
     }
 

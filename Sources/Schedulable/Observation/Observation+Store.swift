@@ -164,8 +164,15 @@ extension Observation {
 
         /// A copy of what was observed, for writing.
         var snapshot: [TypeEntry] {
-            // By name, then key: the same order in every run, twins (one name, two keys) included.
-            state.withLock { $0.types.sorted { ($0.value.name, $0.key) < ($1.value.name, $1.key) }.map(\.value) }
+            // The same order in every run: by name, module and `observed()` line. Not by key alone: a
+            // private type's qualified name holds an address, which differs between builds and runs.
+            state.withLock { state in
+                state.types.sorted { a, b in
+                    let (x, y) = (a.value, b.value)
+                    return (x.name, x.module ?? "", x.observedAt?.fileID ?? "", x.observedAt?.line ?? 0, a.key)
+                        < (y.name, y.module ?? "", y.observedAt?.fileID ?? "", y.observedAt?.line ?? 0, b.key)
+                }.map(\.value)
+            }
         }
     }
 }
