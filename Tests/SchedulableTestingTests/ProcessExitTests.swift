@@ -10,7 +10,7 @@ import XCTest
 @Suite struct ProcessExitTests {
     /// Without SchedulableTesting, a violation in a debug build reaches the default handler, which
     /// prints the whole report and stops the process — in a test run, the whole run.
-    @Test(.enabled(
+    @Test(.exitTest, .enabled(
         if: ConfinementSystem.debugChecksCompiledIn && ConfinementSystem.handler is TrapViolationHandler,
         "the default handler traps only in debug builds (and without SCHEDULABLE_CONFINEMENT)"
     ))
@@ -33,7 +33,7 @@ import XCTest
     /// The precondition tier guards memory safety: it stops the process even inside the trait's scope,
     /// after printing the report. (For a queue owner the core lets `dispatchPrecondition` decide before
     /// any handler runs, so the collector's own note may not appear; the report always does.)
-    @Test func thePreconditionTierStopsTheProcessEvenUnderTheTrait() async throws {
+    @Test(.exitTest) func thePreconditionTierStopsTheProcessEvenUnderTheTrait() async throws {
         let result = try await #require(
             processExitsWith: .failure, observing: [\.standardErrorContent]
         ) {
@@ -51,7 +51,7 @@ import XCTest
 
     /// Swift Testing: before the always-on tier stops the process, a note names the test, the object
     /// and member, the line, and why (the `Sendable` promise); then the report follows.
-    @Test func aSwiftTestingTestStoppedByTheAlwaysOnTierSaysWhichTestAndWhy() async throws {
+    @Test(.exitTest) func aSwiftTestingTestStoppedByTheAlwaysOnTierSaysWhichTestAndWhy() async throws {
         let result = try await #require(
             processExitsWith: .failure, observing: [\.standardErrorContent]
         ) {
@@ -76,7 +76,7 @@ import XCTest
     /// the test's name, and recorded as an issue of no test so that the run fails. The child captures
     /// that issue (instead of forwarding it here, where Swift Testing would print it) and writes what
     /// it captured to its standard error.
-    @Test(.requiresDebugChecks) func aViolationAfterTheTestEndedIsPrintedWithTheTestsName() async throws {
+    @Test(.exitTest, .requiresDebugChecks) func aViolationAfterTheTestEndedIsPrintedWithTheTestsName() async throws {
         let result = try await #require(
             processExitsWith: .success, observing: [\.standardErrorContent]
         ) {
@@ -108,7 +108,7 @@ import XCTest
     #if !canImport(ObjectiveC)
     /// XCTest: the same note, from the automatic handler of a test run by XCTest itself (`run()` posts
     /// the observations that give each test its handler); XCTest prints nothing once the process stops.
-    @Test func anXCTestTestStoppedByTheAlwaysOnTierSaysWhichTestAndWhy() async throws {
+    @Test(.exitTest) func anXCTestTestStoppedByTheAlwaysOnTierSaysWhichTestAndWhy() async throws {
         let result = try await #require(
             processExitsWith: .failure, observing: [\.standardErrorContent]
         ) {
@@ -130,7 +130,7 @@ import XCTest
 
     /// XCTest has no run-level failure, and recording on whichever test runs now would blame the wrong
     /// test, so a late violation of an XCTest test's object is printed with that test's name.
-    @Test(.requiresDebugChecks) func aLateViolationOfAnXCTestTestsObjectIsPrintedWithItsName() async throws {
+    @Test(.exitTest, .requiresDebugChecks) func aLateViolationOfAnXCTestTestsObjectIsPrintedWithItsName() async throws {
         let result = try await #require(
             processExitsWith: .success, observing: [\.standardErrorContent]
         ) {

@@ -72,7 +72,7 @@ struct BindingTests {
         #expect(recorder.count == expectedDebugTier(1))
     }
 
-    @Test func handOffFromOutsideTheOwnerTraps() async {
+    @Test(.exitTest) func handOffFromOutsideTheOwnerTraps() async {
         await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let first = SerialQueueScheduler(label: "exit.handoff.first")
             let second = SerialQueueScheduler(label: "exit.handoff.second")

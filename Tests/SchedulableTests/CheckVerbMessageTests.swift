@@ -100,7 +100,7 @@ struct CheckVerbMessageTests {
 
     /// The always-on verb carries the message into the report printed before the process stops, and
     /// names the guarded method.
-    @Test func preconditionIsolatedPrintsTheMessageAndTheMember() async {
+    @Test(.exitTest) func preconditionIsolatedPrintsTheMessageAndTheMember() async {
         await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let ledger = Ledger(owner: SerialQueueScheduler(label: "exit.verbs.object"))
             ledger.confinement.endConstruction()
@@ -112,7 +112,7 @@ struct CheckVerbMessageTests {
         }
     }
 
-    @Test func aSchedulersPreconditionIsolatedPrintsTheMessage() async {
+    @Test(.exitTest) func aSchedulersPreconditionIsolatedPrintsTheMessage() async {
         await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             SerialQueueScheduler(label: "exit.verbs.queue").preconditionIsolated("queue message")
         }.map { result in

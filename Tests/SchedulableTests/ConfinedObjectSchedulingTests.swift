@@ -107,7 +107,7 @@ struct ConfinedObjectSchedulingTests {
         }
     }
 
-    @Test func theObjectFromElsewhereStopsTheProcessWithAReport() async {
+    @Test(.exitTest) func theObjectFromElsewhereStopsTheProcessWithAReport() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let owner = ThreadScheduler(label: "test.objects.elsewhere")
             let counter = SchedulableObject(ScheduledCounter(owner: owner), on: owner)
@@ -149,7 +149,7 @@ struct SchedulableObjectTests {
         #expect(count == 2)
     }
 
-    @Test func wrappingAnObjectGraphOffItsSchedulerIsCaught() async {
+    @Test(.exitTest) func wrappingAnObjectGraphOffItsSchedulerIsCaught() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let scheduler = ThreadScheduler(label: "test.aggregate.graph")
             _ = SchedulableObject(Tally(), onCurrent: scheduler)
@@ -158,7 +158,7 @@ struct SchedulableObjectTests {
         #expect(stderr.contains("init(_:onCurrent:)"))
     }
 
-    @Test func objectFromElsewhereStopsTheProcessWithAReport() async {
+    @Test(.exitTest) func objectFromElsewhereStopsTheProcessWithAReport() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let scheduler = ThreadScheduler(label: "test.aggregate.owner")
             let tally = SchedulableObject(Tally(), on: scheduler)

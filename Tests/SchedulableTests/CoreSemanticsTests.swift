@@ -120,7 +120,7 @@ struct CoreSemanticsTests {
     /// Raw `sync` nested in raw work on the owner: the owner's blocked work is not reported where the
     /// outcome would be a trap either (DispatchReaderTests covers the non-trapping handlers, and the
     /// fallback where the drain lock cannot be read).
-    @Test func rawSyncInsideRawOwnerWorkPassesWhereChecksTrap() async {
+    @Test(.exitTest) func rawSyncInsideRawOwnerWorkPassesWhereChecksTrap() async {
         await #expect(processExitsWith: .success) {
             let owner = SerialQueueScheduler(label: "exit.rawraw.owner")
             let counter = Counter(owner: owner)
@@ -134,7 +134,7 @@ struct CoreSemanticsTests {
         }
     }
 
-    @Test func rawSyncFromUnrelatedWorkStillTrapsWithTheReport() async {
+    @Test(.exitTest) func rawSyncFromUnrelatedWorkStillTrapsWithTheReport() async {
         await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let owner = SerialQueueScheduler(label: "exit.rawraw2.owner")
             let counter = Counter(owner: owner)

@@ -15,7 +15,7 @@ struct DeprecatedEnvironmentTests {
 
     /// `SCHEDULE_PROTECTION=warn-once`: the process goes on after three violations (a debug build's
     /// default would trap), one report for the three, and the notice once.
-    @Test(.enabled(if: ConfinementSystem.debugChecksCompiledIn))
+    @Test(.exitTest, .enabled(if: ConfinementSystem.debugChecksCompiledIn))
     func theFormerPolicyNameStillAppliesAndSaysSoOnce() async {
         await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
             setenv("SCHEDULE_PROTECTION", "warn-once", 1)
@@ -33,7 +33,7 @@ struct DeprecatedEnvironmentTests {
 
     /// `SCHEDULE_PROTECTION_JSONL=path`: every delivered violation is appended there, and the notice
     /// names that variable once (the policy is set under its new name, which prints nothing).
-    @Test(.enabled(if: ConfinementSystem.debugChecksCompiledIn))
+    @Test(.exitTest, .enabled(if: ConfinementSystem.debugChecksCompiledIn))
     func theFormerJSONLinesNameStillWritesTheSinkAndSaysSoOnce() async throws {
         // A path of this process's own: two test runs at once (two checkouts) must not share the file.
         let path = NSTemporaryDirectory() + "schedulable-deprecated-sink-\(getpid()).jsonl"
@@ -57,7 +57,7 @@ struct DeprecatedEnvironmentTests {
     }
 
     /// `SCHEDULE_PROTECTION_STACK=3`: the stack depth is 3, read twice, with the notice once.
-    @Test func theFormerStackDepthNameStillAppliesAndSaysSoOnce() async {
+    @Test(.exitTest) func theFormerStackDepthNameStillAppliesAndSaysSoOnce() async {
         await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
             setenv("SCHEDULE_PROTECTION_STACK", "3", 1)
             guard ConfinementSystem.reportStackDepth == 3, ConfinementSystem.reportStackDepth == 3 else { exit(1) }
@@ -71,7 +71,7 @@ struct DeprecatedEnvironmentTests {
 
     /// Both names set to different values: the new one wins (`off`: the violation neither traps nor
     /// prints), and the notice says that the old one is ignored.
-    @Test(.enabled(if: ConfinementSystem.debugChecksCompiledIn))
+    @Test(.exitTest, .enabled(if: ConfinementSystem.debugChecksCompiledIn))
     func whenBothNamesDifferTheNewOneWinsAndTheNoticeSaysSo() async {
         await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
             setenv("SCHEDULABLE_CONFINEMENT", "off", 1)

@@ -41,7 +41,7 @@ struct DispatchArbitrationTests {
     /// A use from another library queue's work: the library knows where it runs, so the handler gets
     /// the violation directly (the library's "report above" trap message follows the report) instead
     /// of a trap inside libdispatch with the report armed for a signal handler.
-    @Test func violationOnAccountedWorkIsReportedByTheHandlerWithoutAskingLibdispatch() async {
+    @Test(.exitTest) func violationOnAccountedWorkIsReportedByTheHandlerWithoutAskingLibdispatch() async {
         await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let owner = SerialQueueScheduler(label: "exit.printfirst.owner")
             let other = SerialQueueScheduler(label: "exit.printfirst.other")
@@ -63,7 +63,7 @@ struct DispatchArbitrationTests {
     /// Raw `sync` nested in main-queue work that `dispatchMain()` drains on a worker thread: only
     /// libdispatch knows the main queue is held there. Where the outcome would be a trap it is asked, and
     /// a main-owned object passes — the trap side of the matrix's main × nestedRawSyncInRawWork cell.
-    @Test func rawSyncInsideMainQueueWorkPassesMainOwnedChecksWhereChecksTrap() async {
+    @Test(.exitTest) func rawSyncInsideMainQueueWorkPassesMainOwnedChecksWhereChecksTrap() async {
         await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
             DispatchQueue.main.async {
                 let counter = Counter(owner: MainThreadScheduler.shared)
@@ -80,7 +80,7 @@ struct DispatchArbitrationTests {
     }
 
     /// The same nesting away from the main queue: libdispatch says no, and the report is printed.
-    @Test func rawSyncInsideOtherQueueWorkStillTrapsWithTheReportForAMainOwnedObject() async {
+    @Test(.exitTest) func rawSyncInsideOtherQueueWorkStillTrapsWithTheReportForAMainOwnedObject() async {
         await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let counter = Counter(owner: MainThreadScheduler.shared)
             counter.confinement.endConstruction()

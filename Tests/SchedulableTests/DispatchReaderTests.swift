@@ -100,7 +100,7 @@ struct DispatchReaderTests {
 
     /// Raw nesting inside raw work on a tree, then a library `sync` onto one of its branches: the
     /// branch cannot start while the tree is held, so it is a deadlock report — never a hang.
-    @Test(.enabled(if: csched_dispatch_reader_confirmed())) func aLibrarySyncOntoABranchOfTheHeldTreeIsADeadlockReport() async {
+    @Test(.exitTest, .enabled(if: csched_dispatch_reader_confirmed())) func aLibrarySyncOntoABranchOfTheHeldTreeIsADeadlockReport() async {
         await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let tree = SerialQueueScheduler(label: "exit.reader.tree")
             let branch = tree.branch("leaf")
@@ -117,7 +117,7 @@ struct DispatchReaderTests {
     /// With the reader off (as on Darwin, or a libdispatch whose layout differs), the fallback holds:
     /// where a report would trap, `dispatchPrecondition` arbitrates and the blocked owner's access
     /// passes; under a recording handler the same access is reported (the documented limit).
-    @Test func withTheReaderOffTheTrapFallbackStillArbitrates() async {
+    @Test(.exitTest) func withTheReaderOffTheTrapFallbackStillArbitrates() async {
         await #expect(processExitsWith: .success) {
             setenv("SCHEDULABLE_DISABLE_DISPATCH_READER", "1", 1)
             guard !csched_dispatch_reader_confirmed() else { exit(3) }

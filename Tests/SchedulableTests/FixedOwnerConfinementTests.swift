@@ -148,7 +148,7 @@ struct FixedOwnerConfinementTests {
 
     /// `handOff(to:)` on a fixed object: reported at the precondition tier, then the process stops. The
     /// handler sees the owner unchanged.
-    @Test func handingOffAFixedObjectIsReportedAndTraps() async {
+    @Test(.exitTest) func handingOffAFixedObjectIsReportedAndTraps() async {
         await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let owner = SerialQueueScheduler(label: "exit.fixed.owner")
             let other = SerialQueueScheduler(label: "exit.fixed.other")
@@ -176,7 +176,7 @@ struct FixedOwnerConfinementTests {
     /// `detach()` through the confinement (deprecated, still working): the same report, naming the bind
     /// site (the object is not known there), in every build, also from a thread that is not the owner.
     @available(*, deprecated, message: "tests the deprecated Confinement.detach()")
-    @Test func detachingAFixedConfinementIsReportedAndTraps() async {
+    @Test(.exitTest) func detachingAFixedConfinementIsReportedAndTraps() async {
         await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let owner = SerialQueueScheduler(label: "exit.fixed.detach")
             let builder = SerialQueueScheduler(label: "exit.fixed.detach.builder")

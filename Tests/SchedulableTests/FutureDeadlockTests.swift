@@ -121,7 +121,7 @@ struct FutureDeadlockTests {
         #expect(try future.get!.present() == 7)
     }
 
-    @Test(.enabled(if: ConfinementSystem.defaultLevel == .trap))
+    @Test(.exitTest, .enabled(if: ConfinementSystem.defaultLevel == .trap))
     func underTheDefaultDebugHandlerAPresentThatWouldDeadlockStopsWithTheReport() async {
         await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let scheduler = SerialQueueScheduler(label: "exit.deadlock.queue")
@@ -136,7 +136,7 @@ struct FutureDeadlockTests {
         }
     }
 
-    @Test(.enabled(if: ConfinementSystem.defaultLevel == .warnOnce))
+    @Test(.exitTest, .enabled(if: ConfinementSystem.defaultLevel == .warnOnce))
     func underTheDefaultReleaseHandlerAPresentThatWouldDeadlockIsLoggedAndThrows() async {
         await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
             let scheduler = SerialQueueScheduler(label: "exit.deadlock.release")

@@ -43,7 +43,7 @@ struct FutureEntanglementTests {
         }
     }
 
-    @Test func aChainOfFiveMapsQueuesSixTwoOrNoEventsAtLevelsUnlimitedTwoAndZero() async {
+    @Test(.exitTest) func aChainOfFiveMapsQueuesSixTwoOrNoEventsAtLevelsUnlimitedTwoAndZero() async {
         await #expect(processExitsWith: .success) {
             do {
                 for _ in 0..<100 {
@@ -57,7 +57,7 @@ struct FutureEntanglementTests {
         }
     }
 
-    @Test func atLevel0NothingIsQueuedAndEveryFutureIsCompleteOnReturn() async {
+    @Test(.exitTest) func atLevel0NothingIsQueuedAndEveryFutureIsCompleteOnReturn() async {
         await #expect(processExitsWith: .success) {
             do {
                 FutureSystem.defaultEntanglementLevel = .limited(0)
@@ -76,7 +76,7 @@ struct FutureEntanglementTests {
         }
     }
 
-    @Test func changingTheDefaultAffectsOnlyFuturesMadeAfterwards() async {
+    @Test(.exitTest) func changingTheDefaultAffectsOnlyFuturesMadeAfterwards() async {
         await #expect(processExitsWith: .success) {
             do {
                 let scheduler = RunnerScheduler(label: "test.entanglement.change")

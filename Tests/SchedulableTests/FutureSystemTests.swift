@@ -7,7 +7,7 @@ import Testing
 /// of every other test running at the same time).
 @Suite("Futures: process-wide switches")
 struct FutureSystemTests {
-    @Test func theOffSwitchRunsFuturesInlineOnTheirSchedulerAndPresentNeverWaits() async {
+    @Test(.exitTest) func theOffSwitchRunsFuturesInlineOnTheirSchedulerAndPresentNeverWaits() async {
         await #expect(processExitsWith: .success) {
             // Any report — a waiting note, a deadlock — fails the child.
             ConfinementSystem.bootstrap(CustomViolationHandler { @Sendable (_: ConfinementViolation) -> Void in exitProcess(10) })
@@ -40,7 +40,7 @@ struct FutureSystemTests {
         }
     }
 
-    @Test func theWaitingNoteIsPrintedByTheDefaultHandlerWithoutStoppingTheProcess() async {
+    @Test(.exitTest) func theWaitingNoteIsPrintedByTheDefaultHandlerWithoutStoppingTheProcess() async {
         await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
             let waiter = ThreadScheduler(label: "exit.note.waiter")
             let owner = ThreadScheduler(label: "exit.note.owner")
@@ -62,7 +62,7 @@ struct FutureSystemTests {
         }
     }
 
-    @Test func turningTheWaitingNoteOffSilencesIt() async {
+    @Test(.exitTest) func turningTheWaitingNoteOffSilencesIt() async {
         await #expect(processExitsWith: .success) {
             ConfinementSystem.bootstrap(CustomViolationHandler { @Sendable (_: ConfinementViolation) -> Void in exitProcess(30) })
             FutureSystem.logsWhenWaitingIsRequired = false

@@ -181,7 +181,7 @@ struct FutureTests {
         #expect(log.all.count == 1)
     }
 
-    @Test func notesNeverTrapAndTheLogHandlerLogsEachCallSiteOnce() async throws {
+    @Test(.exitTest) func notesNeverTrapAndTheLogHandlerLogsEachCallSiteOnce() async throws {
         let lines = LockedValue<[String]>([])
         let logHandler = LogViolationHandler { line in lines.withLock { $0.append(line) } }
         func note(line: Int) -> ConfinementViolation {

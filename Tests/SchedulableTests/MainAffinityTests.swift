@@ -8,7 +8,7 @@ import Testing
 /// in the test process, so these run in exit tests of their own, as the other main-queue tests do.)
 @Suite("Main-thread affinity")
 struct MainAffinityTests {
-    @Test func workOnMainsBehalfElsewhereIsNotMainButAQueueOwnersLentChainStillHolds() async {
+    @Test(.exitTest) func workOnMainsBehalfElsewhereIsNotMainButAQueueOwnersLentChainStillHolds() async {
         await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
             DispatchQueue.main.async {
                 let business = ThreadScheduler(label: "exit.affinity.business")
@@ -28,7 +28,7 @@ struct MainAffinityTests {
         }
     }
 
-    @Test func aSyncBackOntoMainFromWorkOnMainsBehalfIsReportedAsADeadlock() async {
+    @Test(.exitTest) func aSyncBackOntoMainFromWorkOnMainsBehalfIsReportedAsADeadlock() async {
         await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             DispatchQueue.main.async {
                 let business = ThreadScheduler(label: "exit.affinity.deadlock")

@@ -121,7 +121,7 @@ struct MainDefaultOwnerTests {
 
     /// The wrapper's direct access checks in every build: off the main thread it stops the process,
     /// after a report that names the main thread.
-    @Test func aWrapperWithNoSchedulerStopsAnAccessOffTheMainThread() async {
+    @Test(.exitTest) func aWrapperWithNoSchedulerStopsAnAccessOffTheMainThread() async {
         await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let numbers = SchedulableObject([1, 2, 3])
             _ = DispatchQueue(label: "exit.default.intruder").sync { numbers.object.count }

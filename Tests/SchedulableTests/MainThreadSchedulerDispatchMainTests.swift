@@ -35,7 +35,7 @@ struct MainThreadSchedulerDispatchMainTests {
     /// Swift's async entry point on Linux parks the main thread in `dispatchMain()`, which drains the
     /// main queue on a worker thread. A fresh child process is the only place where nothing has
     /// touched the main context yet, so the first main-queue work is also the first check.
-    @Test func mainQueueWorkDrainedByDispatchMainPassesMainOwnedChecks() async {
+    @Test(.exitTest) func mainQueueWorkDrainedByDispatchMainPassesMainOwnedChecks() async {
         await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
             DispatchQueue.main.async {
                 // The main queue is drained away from the main thread: the case under test.
@@ -63,7 +63,7 @@ struct MainThreadSchedulerDispatchMainTests {
         }
     }
 
-    @Test func aMainOwnedObjectFailsInAThreadSchedulersOwnEvent() async {
+    @Test(.exitTest) func aMainOwnedObjectFailsInAThreadSchedulersOwnEvent() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let owned = Screen(confinement: Confinement(owner: MainThreadScheduler.shared))
             let worker = ThreadScheduler(label: "test.main.worker")

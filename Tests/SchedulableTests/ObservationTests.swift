@@ -296,7 +296,7 @@ struct ObservationTests {
     }
 
     /// An exit test's child is a process of its own: it writes its file at exit, beside the parent's.
-    @Test func anExitTestWritesItsFileAtExit() async throws {
+    @Test(.exitTest) func anExitTestWritesItsFileAtExit() async throws {
         let directory = NSTemporaryDirectory() + "schedulable-observe-exit-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: directory) }
         await #expect(processExitsWith: .success) { [directory = directory as String] in

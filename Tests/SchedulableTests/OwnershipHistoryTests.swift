@@ -273,7 +273,7 @@ struct OwnershipHistoryTests {
 
     /// A precondition-tier report printed before the trap carries the history too (debug tier), or
     /// none (release).
-    @Test func thePrintedReportBeforeATrapCarriesTheHistory() async {
+    @Test(.exitTest) func thePrintedReportBeforeATrapCarriesTheHistory() async {
         await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let x = SerialQueueScheduler(label: "exit.history.x")
             let y = SerialQueueScheduler(label: "exit.history.y")

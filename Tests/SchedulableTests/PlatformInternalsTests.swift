@@ -24,7 +24,7 @@ struct PlatformInternalsTests {
 
     /// Off: no queue pointer, so no drain lock, target or width either, and the library's hops go through
     /// `DispatchQueue.async` — work still runs, in order.
-    @Test func withoutTheQueueAddressHopsUseTheOverlayAndTheReaderSaysUnknown() async {
+    @Test(.exitTest) func withoutTheQueueAddressHopsUseTheOverlayAndTheReaderSaysUnknown() async {
         await #expect(processExitsWith: .success) {
             setenv("SCHEDULABLE_DISABLE_QUEUE_ADDRESS", "1", 1)
             let owner = SerialQueueScheduler(label: "exit.internals.address.owner")
@@ -46,7 +46,7 @@ struct PlatformInternalsTests {
 
     /// Off: every read of the library's queue tag goes through `DispatchQueue.getSpecific`, with the same
     /// answers — raw work on the owner's queue passes, another queue's is reported.
-    @Test func withoutTheBoxReadGetSpecificGivesTheSameAnswers() async {
+    @Test(.exitTest) func withoutTheBoxReadGetSpecificGivesTheSameAnswers() async {
         await #expect(processExitsWith: .success) {
             setenv("SCHEDULABLE_DISABLE_QUEUE_SPECIFIC_READ", "1", 1)
             guard !QueueSpecificReader.isVerified else { exit(3) }
@@ -76,7 +76,7 @@ struct PlatformInternalsTests {
 
     /// Off: no thread can be told from a pool worker, so a detached object's first use on a plain thread
     /// is reported as not serial (and binds to nothing), where it would bind with the conventions on.
-    @Test func withoutTheLabelConventionsAPlainThreadBindsNothing() async {
+    @Test(.exitTest) func withoutTheLabelConventionsAPlainThreadBindsNothing() async {
         await #expect(processExitsWith: .success) {
             setenv("SCHEDULABLE_DISABLE_LABEL_CONVENTIONS", "1", 1)
             guard !csched_label_conventions_confirmed(), csched_label_kind_of(nil) == 1 else { exit(3) }
@@ -103,7 +103,7 @@ struct PlatformInternalsTests {
 
     /// Off: every task id is 0, so a task gets no construction window: its own use of an object it just
     /// built for another owner is reported (with task ids it passes: `TaskConstructionWindowTests`).
-    @Test func withoutTaskIDsATaskHasNoConstructionWindow() async {
+    @Test(.exitTest) func withoutTaskIDsATaskHasNoConstructionWindow() async {
         await #expect(processExitsWith: .success) {
             setenv("SCHEDULABLE_DISABLE_TASK_IDS", "1", 1)
             guard !csched_task_ids_available() else { exit(3) }
@@ -130,7 +130,7 @@ struct PlatformInternalsTests {
 
     /// Off: the deinit exemption is gone — an access in a deinit that runs off the owner is reported
     /// (`DeinitExemptionTests` shows the same scenario unreported with the switch unset).
-    @Test func withoutTheDeallocatingReadDeinitAccessesAreReported() async {
+    @Test(.exitTest) func withoutTheDeallocatingReadDeinitAccessesAreReported() async {
         await #expect(processExitsWith: .success) {
             setenv("SCHEDULABLE_DISABLE_DEINIT_EXEMPTION", "1", 1)
             final class Releasing: ConfinedObject, @unchecked Sendable {
@@ -164,7 +164,7 @@ struct PlatformInternalsTests {
     /// its failure would stop the process without a word on Linux. Raw nesting in raw owner work is then
     /// reported — a trapping check stops the process *with* the report — where with the trap report on
     /// libdispatch arbitrates and the access passes (`DispatchReaderTests`).
-    @Test func withoutTheTrapReportATrappingCheckReportsInsteadOfAsking() async {
+    @Test(.exitTest) func withoutTheTrapReportATrappingCheckReportsInsteadOfAsking() async {
         await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             setenv("SCHEDULABLE_DISABLE_DISPATCH_READER", "1", 1)
             setenv("SCHEDULABLE_DISABLE_TRAP_REPORT", "1", 1)
@@ -184,7 +184,7 @@ struct PlatformInternalsTests {
 
     /// Linux has no runtime issues: the entry point is never found, so raising one does nothing. (The
     /// kill switch's effect can only be shown on an Apple OS.)
-    @Test func runtimeIssuesAreAnAppleFacility() async {
+    @Test(.exitTest) func runtimeIssuesAreAnAppleFacility() async {
         #if canImport(Darwin)
         #expect(PlatformInternals.runtimeIssuesAvailable)
         await #expect(processExitsWith: .success) {
@@ -208,7 +208,7 @@ struct PlatformInternalsTests {
     }
 
     /// Off: no framework is seen, so there is no hint to print.
-    @Test func withoutTheProbeThereIsNoHint() async {
+    @Test(.exitTest) func withoutTheProbeThereIsNoHint() async {
         await #expect(processExitsWith: .success) {
             setenv("SCHEDULABLE_DISABLE_TEST_FRAMEWORK_PROBE", "1", 1)
             guard csched_test_frameworks_loaded() & CSCHED_TEST_FRAMEWORK_SWIFT_TESTING != 0 else { exit(3) }
@@ -240,7 +240,7 @@ struct PlatformInternalsTests {
     }
 
     /// Off: stacks come from `backtrace(3)` and `dladdr`: images and exported symbols, no source lines.
-    @Test func withoutTheRuntimeBacktraceTheFallbackCaptures() async {
+    @Test(.exitTest) func withoutTheRuntimeBacktraceTheFallbackCaptures() async {
         await #expect(processExitsWith: .success) {
             setenv("SCHEDULABLE_DISABLE_RUNTIME_BACKTRACE", "1", 1)
             let frames = DispatchQueue(label: "exit.internals.backtrace").sync { CallStack.capture(limit: 32) }.frames()
@@ -253,7 +253,7 @@ struct PlatformInternalsTests {
     #if os(Linux)
     /// On: a symbolicated stack reads its images' DWARF for inlined calls. Off: the `Runtime` module's
     /// inlined frames stay, and the library's reader is never consulted; the stack keeps its lines.
-    @Test(arguments: [false, true])
+    @Test(.exitTest, arguments: [false, true])
     func theDwarfReaderSwitchLeavesLinesAndInlinedFramesToTheRuntime(switchedOff: Bool) async {
         await #expect(processExitsWith: .success) { [switchedOff] in
             if switchedOff { setenv("SCHEDULABLE_DISABLE_DWARF_READER", "1", 1) }

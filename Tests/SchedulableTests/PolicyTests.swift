@@ -122,7 +122,7 @@ struct PolicyTests {
         #expect(lines.elements.allSatisfy { $0.contains("UploadQueue.enqueue(_:) used outside its owner") })
     }
 
-    @Test(.enabled(if: ConfinementSystem.debugChecksCompiledIn))
+    @Test(.exitTest, .enabled(if: ConfinementSystem.debugChecksCompiledIn))
     func anEnvironmentOverrideMakesOneTypeTrapWhileTheRestWarns() async {
         await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             setenv("SCHEDULABLE_CONFINEMENT", "warn,Counter=trap", 1)
@@ -132,7 +132,7 @@ struct PolicyTests {
         }
     }
 
-    @Test(.enabled(if: ConfinementSystem.debugChecksCompiledIn))
+    @Test(.exitTest, .enabled(if: ConfinementSystem.debugChecksCompiledIn))
     func anEnvironmentMemberOverrideSilencesOneMemberOfATrappingProcess() async {
         await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
             setenv("SCHEDULABLE_CONFINEMENT", "trap,Counter.ping()=off", 1)
@@ -142,7 +142,7 @@ struct PolicyTests {
         }
     }
 
-    @Test(.enabled(if: ConfinementSystem.debugChecksCompiledIn))
+    @Test(.exitTest, .enabled(if: ConfinementSystem.debugChecksCompiledIn))
     func aMalformedEnvironmentEntryIsReportedAndTheValidOnesStillApply() async {
         await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
             setenv("SCHEDULABLE_CONFINEMENT", "warn,Counter=loud", 1)
@@ -155,7 +155,7 @@ struct PolicyTests {
         }
     }
 
-    @Test func thePreconditionTierStopsTheProcessEvenWhenItsLevelIsOff() async {
+    @Test(.exitTest) func thePreconditionTierStopsTheProcessEvenWhenItsLevelIsOff() async {
         await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             setenv("SCHEDULABLE_CONFINEMENT", "off", 1)
             useFromAnotherQueue(ownerLabel: "exit.policy.precondition") { $0.incrementAlways() }
@@ -164,7 +164,7 @@ struct PolicyTests {
         }
     }
 
-    @Test(.enabled(if: ConfinementSystem.debugChecksCompiledIn))
+    @Test(.exitTest, .enabled(if: ConfinementSystem.debugChecksCompiledIn))
     func aBootstrappedPolicyAppliesToUnscopedViolations() async {
         await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             ConfinementSystem.bootstrap(policy: ConfinementPolicy(default: .off, overrides: ["Counter.ping()": .trap]))

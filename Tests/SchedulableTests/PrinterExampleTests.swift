@@ -105,7 +105,7 @@ struct PrinterExampleTests {
         #expect(output.all == ["out a", "out b"])
     }
 
-    @Test func callingTheServiceFromTheMainLoopDirectlyIsCaught() async {
+    @Test(.exitTest) func callingTheServiceFromTheMainLoopDirectlyIsCaught() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let assembly = Assembly(output: OutputSink())
             assembly.printer.object.doWork(what: "from the wrong thread")

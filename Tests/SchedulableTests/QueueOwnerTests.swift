@@ -114,7 +114,7 @@ struct QueueOwnerTests {
     }
 
     /// The global queues are refused at the initializer, naming the queue and the call site.
-    @Test func aGlobalQueueIsRefused() async {
+    @Test(.exitTest) func aGlobalQueueIsRefused() async {
         await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             _ = Confinement(owner: DispatchQueue.global())
         }.map { result in
@@ -125,7 +125,7 @@ struct QueueOwnerTests {
     }
 
     /// The main queue is refused: the main thread is its own owner, `Confinement()`.
-    @Test func theMainQueueIsRefused() async {
+    @Test(.exitTest) func theMainQueueIsRefused() async {
         await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             _ = Confinement(owner: DispatchQueue.main)
         }.map { result in
@@ -134,7 +134,7 @@ struct QueueOwnerTests {
     }
 
     /// A concurrent queue is refused where libdispatch's width can be read.
-    @Test(.enabled(if: csched_dispatch_reader_confirmed())) func aConcurrentQueueIsRefused() async {
+    @Test(.exitTest, .enabled(if: csched_dispatch_reader_confirmed())) func aConcurrentQueueIsRefused() async {
         await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             _ = Confinement(owner: DispatchQueue(label: "exit.raw-owner.concurrent", attributes: .concurrent))
         }.map { result in

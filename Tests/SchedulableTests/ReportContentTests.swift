@@ -318,7 +318,7 @@ struct ReportContentTests {
         )
     }
 
-    @Test func aSchedulerBoundBoxTrapsWithTheAccessSiteInEveryBuild() async {
+    @Test(.exitTest) func aSchedulerBoundBoxTrapsWithTheAccessSiteInEveryBuild() async {
         await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let owner = SerialQueueScheduler(label: "content.box.owner")
             let box = SchedulerBound(1, owner: owner)
@@ -363,7 +363,7 @@ struct ReportContentTests {
             == ["PriorityInbox.archived", "PriorityInbox.flagged", "Counter.items", "Counter.flag"])
     }
 
-    @Test func theStackDepthIsConfigurableAndZeroTurnsTheStackOff() async {
+    @Test(.exitTest) func theStackDepthIsConfigurableAndZeroTurnsTheStackOff() async {
         await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
             let recorder = ViolationRecorder()
             let owner = SerialQueueScheduler(label: "content.depth.owner")
@@ -383,14 +383,14 @@ struct ReportContentTests {
         }
     }
 
-    @Test func theEnvironmentSetsTheStackDepth() async {
+    @Test(.exitTest) func theEnvironmentSetsTheStackDepth() async {
         await #expect(processExitsWith: .success) {
             setenv("SCHEDULABLE_CONFINEMENT_STACK", "3", 1)
             guard ConfinementSystem.reportStackDepth == 3 else { exit(1) }
         }
     }
 
-    @Test func withoutTheSelfCheckedLookupPropertiesAreNamedByDeclarationSite() async {
+    @Test(.exitTest) func withoutTheSelfCheckedLookupPropertiesAreNamedByDeclarationSite() async {
         await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
             setenv("SCHEDULABLE_DISABLE_PROPERTY_NAMES", "1", 1)
             let recorder = ViolationRecorder()

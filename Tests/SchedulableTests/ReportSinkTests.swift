@@ -36,7 +36,7 @@ struct ReportSinkTests {
             """)
     }
 
-    @Test(.enabled(if: ConfinementSystem.debugChecksCompiledIn))
+    @Test(.exitTest, .enabled(if: ConfinementSystem.debugChecksCompiledIn))
     func theSummaryIsPrintedAtExitWhenReportsWereHeldBack() async {
         await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
             setenv("SCHEDULABLE_CONFINEMENT", "warn", 1)
@@ -71,7 +71,7 @@ struct ReportSinkTests {
         #expect((object["message"] as? String)?.hasPrefix("Schedulable: UploadQueue.enqueue(_:) used outside its owner") == true)
     }
 
-    @Test func aFileThatCannotBeOpenedIsReportedAndNothingIsLost() async {
+    @Test(.exitTest) func aFileThatCannotBeOpenedIsReportedAndNothingIsLost() async {
         await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
             let sink = JSONLinesViolationHandler(path: "/nonexistent-directory/violations.jsonl")
             sink.handle(ConfinementViolation(
@@ -84,7 +84,7 @@ struct ReportSinkTests {
         }
     }
 
-    @Test(.enabled(if: ConfinementSystem.debugChecksCompiledIn))
+    @Test(.exitTest, .enabled(if: ConfinementSystem.debugChecksCompiledIn))
     func theEnvironmentSinkCollectsEveryDeliveredViolationWithItsLevel() async throws {
         // A path of this process's own: two test runs at once (two checkouts) must not share the file.
         let path = NSTemporaryDirectory() + "schedulable-exit-test-sink-\(getpid()).jsonl"

@@ -113,7 +113,7 @@ struct ReportWriterTests {
     }
 
     /// Entries handed over before a trap are written before the trap's own report.
-    @Test(.enabled(if: ConfinementSystem.debugChecksCompiledIn))
+    @Test(.exitTest, .enabled(if: ConfinementSystem.debugChecksCompiledIn))
     func aTrapWritesEverythingHandedOverBeforeItsOwnReport() async {
         await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             bootstrapWriterOnItsThread("warn,Counter.reset()=trap")
@@ -131,7 +131,7 @@ struct ReportWriterTests {
 
     /// An output closure that itself violates, on the reporting thread, is told so once and does not
     /// make the writer report, and write, and report again forever.
-    @Test(.enabled(if: ConfinementSystem.debugChecksCompiledIn))
+    @Test(.exitTest, .enabled(if: ConfinementSystem.debugChecksCompiledIn))
     func aViolationInsideAnOutputOnTheReportingThreadDoesNotRecurse() async {
         await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
             let owner = SerialQueueScheduler(label: "exit.writer.recursion")
@@ -157,7 +157,7 @@ struct ReportWriterTests {
 
     /// An output that never returns cannot turn a trap into a hang: the trap waits a bounded time for
     /// the reporting thread, says how many entries it could not write, and traps with its own report.
-    @Test(.enabled(if: ConfinementSystem.debugChecksCompiledIn))
+    @Test(.exitTest, .enabled(if: ConfinementSystem.debugChecksCompiledIn))
     func aBlockedOutputCannotTurnATrapIntoAHang() async {
         await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let never = DispatchSemaphore(value: 0)
@@ -179,7 +179,7 @@ struct ReportWriterTests {
     }
 
     /// Reports still waiting when the process exits normally are written first.
-    @Test(.enabled(if: ConfinementSystem.debugChecksCompiledIn))
+    @Test(.exitTest, .enabled(if: ConfinementSystem.debugChecksCompiledIn))
     func aNormalExitWritesEveryReportFirst() async {
         await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
             bootstrapWriterOnItsThread("warn")

@@ -89,7 +89,7 @@ struct ReportingTests {
     /// the call goes on. In a child process, whose exit status and standard error the test reads (a trap
     /// or a report would be the default handler's); the same calls under a recorder show that this build
     /// does detect them, so the silence is `.off`'s doing.
-    @Test func offHandlerIgnoresDebugTier() async throws {
+    @Test(.exitTest) func offHandlerIgnoresDebugTier() async throws {
         let recorder = ViolationRecorder()
         let control = settledCounter(owner: SerialQueueScheduler(label: "test.off.control"), recorder: recorder)
         DispatchQueue(label: "test.off.control.intruder").sync { control.ping() }
@@ -110,7 +110,7 @@ struct ReportingTests {
     /// A handler that itself touches a protected object from the wrong context must not recurse: the
     /// inner violation is printed, not delivered again. In a child process, whose standard error the
     /// test reads (a green run prints no report).
-    @Test func violationInsideHandlerDoesNotRecurse() async throws {
+    @Test(.exitTest) func violationInsideHandlerDoesNotRecurse() async throws {
         let result = try await #require(processExitsWith: .success, observing: [\.standardErrorContent]) {
             let owner = SerialQueueScheduler(label: "test.recursion")
             let victim = UncheckedBox<Counter>(Counter(owner: owner))
@@ -147,7 +147,7 @@ struct ReportingTests {
 
     // MARK: - Trap paths (exit tests)
 
-    @Test func defaultHandlerPrintsWholeReportThenTraps() async {
+    @Test(.exitTest) func defaultHandlerPrintsWholeReportThenTraps() async {
         await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             final class Uploads: ConfinedObject, @unchecked Sendable {
                 static let scheduler = SerialQueueScheduler(label: "com.app.uploads")
@@ -168,7 +168,7 @@ struct ReportingTests {
     }
 
     /// Debug builds trap by default; release builds with the ReleaseChecks trait log and go on.
-    @Test(.enabled(if: ConfinementSystem.debugChecksCompiledIn))
+    @Test(.exitTest, .enabled(if: ConfinementSystem.debugChecksCompiledIn))
     func debugTierFollowsTheBuildsDefaultMode() async {
         let outcome: ExitTest.Condition = ConfinementSystem.defaultLevel == .trap ? .failure : .success
         await #expect(processExitsWith: outcome, observing: [\.standardErrorContent]) {
@@ -179,7 +179,7 @@ struct ReportingTests {
         }
     }
 
-    @Test(.enabled(if: ConfinementSystem.debugChecksCompiledIn))
+    @Test(.exitTest, .enabled(if: ConfinementSystem.debugChecksCompiledIn))
     func environmentVariableSwitchesToWarnOnceAndTheProcessContinues() async {
         await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
             setenv("SCHEDULABLE_CONFINEMENT", "warn-once", 1)
@@ -192,7 +192,7 @@ struct ReportingTests {
         }
     }
 
-    @Test(.enabled(if: ConfinementSystem.debugChecksCompiledIn))
+    @Test(.exitTest, .enabled(if: ConfinementSystem.debugChecksCompiledIn))
     func environmentVariableOverridesBootstrap() async {
         await #expect(processExitsWith: .success) {
             setenv("SCHEDULABLE_CONFINEMENT", "off", 1)
@@ -201,7 +201,7 @@ struct ReportingTests {
         }
     }
 
-    @Test func invalidEnvironmentValueIsReportedNotSilentlyIgnored() async {
+    @Test(.exitTest) func invalidEnvironmentValueIsReportedNotSilentlyIgnored() async {
         await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
             setenv("SCHEDULABLE_CONFINEMENT", "loud", 1)
             _ = ConfinementSystem.handler
@@ -212,7 +212,7 @@ struct ReportingTests {
         }
     }
 
-    @Test func secondBootstrapTrapsNamingBothCallSites() async {
+    @Test(.exitTest) func secondBootstrapTrapsNamingBothCallSites() async {
         await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             ConfinementSystem.bootstrap(.log)
             ConfinementSystem.bootstrap(.trap)
@@ -222,7 +222,7 @@ struct ReportingTests {
         }
     }
 
-    @Test(.enabled(if: ConfinementSystem.debugChecksCompiledIn))
+    @Test(.exitTest, .enabled(if: ConfinementSystem.debugChecksCompiledIn))
     func bootstrappedLogHandlerReceivesUnscopedViolations() async {
         await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
             ConfinementSystem.bootstrap(.log)

@@ -32,7 +32,7 @@ struct SchedulerBoundOnCurrentTests {
         }
     }
 
-    @Test func makingABoxOffItsOwnerStopsTheProcessWithTheReport() async {
+    @Test(.exitTest) func makingABoxOffItsOwnerStopsTheProcessWithTheReport() async {
         await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let owner = SerialQueueScheduler(label: "exit.bound.current.owner")
             _ = DispatchQueue(label: "exit.bound.current.intruder").sync {
@@ -45,7 +45,7 @@ struct SchedulerBoundOnCurrentTests {
         }
     }
 
-    @Test func makingABoxOffAThreadSchedulerStopsTheProcess() async {
+    @Test(.exitTest) func makingABoxOffAThreadSchedulerStopsTheProcess() async {
         await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let owner = ThreadScheduler(label: "exit.bound.thread")
             _ = SchedulerBound(Node(), onCurrent: owner)

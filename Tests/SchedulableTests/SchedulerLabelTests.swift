@@ -50,7 +50,7 @@ import Testing
         #endif
     }
 
-    @Test func anEmptyQueueLabelIsRefusedAtTheCallSite() async throws {
+    @Test(.exitTest) func anEmptyQueueLabelIsRefusedAtTheCallSite() async throws {
         try await expectRefused(
             .emptyQueueLabel,
             "Schedulable: SerialQueueScheduler(label:qos:) at App/Services.swift:12: the label is empty; " + Self.advice,
@@ -58,7 +58,7 @@ import Testing
         )
     }
 
-    @Test func aWhitespaceThreadSchedulerLabelIsRefused() async throws {
+    @Test(.exitTest) func aWhitespaceThreadSchedulerLabelIsRefused() async throws {
         try await expectRefused(
             .whitespaceThreadLabel,
             "Schedulable: ThreadScheduler(label:qos:stackSize:) at App/Services.swift:20: the label is only whitespace (\" \\n\\t\"); " + Self.advice,
@@ -66,7 +66,7 @@ import Testing
         )
     }
 
-    @Test func aWhitespaceBranchNameIsRefused() async throws {
+    @Test(.exitTest) func aWhitespaceBranchNameIsRefused() async throws {
         try await expectRefused(
             .whitespaceBranchName,
             "Schedulable: SerialQueueScheduler.branch(_:qos:) at App/Services.swift:30: the label is only whitespace (\"  \"); " + Self.advice,
@@ -74,7 +74,7 @@ import Testing
         )
     }
 
-    @Test func anEmptyRunnerLabelIsRefused() async throws {
+    @Test(.exitTest) func anEmptyRunnerLabelIsRefused() async throws {
         try await expectRefused(
             .emptyRunnerLabel,
             "Schedulable: ExecutionContext.Runner(label:) at App/Render.swift:4: the label is empty; " + Self.advice,

@@ -72,7 +72,7 @@ struct SerialExecutorTests {
         #expect(scheduler.sync { scheduler.isIsolatingCurrentContext() } == true)
     }
 
-    @Test func actorOnAnotherSchedulerFailsAssumeIsolated() async {
+    @Test(.exitTest) func actorOnAnotherSchedulerFailsAssumeIsolated() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let home = ThreadScheduler(label: "test.executor.home")
             let elsewhere = ThreadScheduler(label: "test.executor.elsewhere")
@@ -86,7 +86,7 @@ struct SerialExecutorTests {
         #expect(stderr.contains("Incorrect actor executor assumption"))
     }
 
-    @Test func checkIsolatedOffTheSchedulerPrintsTheReportAndStops() async {
+    @Test(.exitTest) func checkIsolatedOffTheSchedulerPrintsTheReportAndStops() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let home = ThreadScheduler(label: "test.executor.check")
             let elsewhere = ThreadScheduler(label: "test.executor.other")
@@ -121,7 +121,7 @@ struct SerialExecutorTests {
         #expect(branch.sync { tree.isIsolatingCurrentContext() } == true)
     }
 
-    @Test func actorOnABranchFailsAssumeIsolatedOnItsTreeWithTheReport() async {
+    @Test(.exitTest) func actorOnABranchFailsAssumeIsolatedOnItsTreeWithTheReport() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let tree = SerialQueueScheduler(label: "test.executor.tree2")
             let mailbox = QueueMailbox(scheduler: tree.branch("leaf"))

@@ -28,7 +28,7 @@ struct SerialOwnerTests {
 
     /// Where the reader is off (here by its kill switch, as on Darwin by default), the width is "cannot
     /// tell", never a guess.
-    @Test func withTheReaderOffTheWidthIsUnknown() async {
+    @Test(.exitTest) func withTheReaderOffTheWidthIsUnknown() async {
         await #expect(processExitsWith: .success) {
             setenv("SCHEDULABLE_DISABLE_DISPATCH_READER", "1", 1)
             guard !csched_dispatch_reader_confirmed() else { exit(3) }

@@ -12,23 +12,23 @@ import Testing
 /// here whose top-level code runs on the main thread.
 @Suite("Stack capture never faults", .enabled(if: ConfinementSystem.debugChecksCompiledIn, "only the debug tier captures stacks of reports that do not trap"))
 struct StackCaptureStressTests {
-    @Test func onDispatchWorkers() async {
+    @Test(.exitTest) func onDispatchWorkers() async {
         await #expect(processExitsWith: .success) { StackCaptureStress.exitUnlessClean(.dispatchWorker) }
     }
 
-    @Test func onTheCooperativePool() async {
+    @Test(.exitTest) func onTheCooperativePool() async {
         await #expect(processExitsWith: .success) { StackCaptureStress.exitUnlessClean(.cooperativePool) }
     }
 
-    @Test func onPlainThreads() async {
+    @Test(.exitTest) func onPlainThreads() async {
         await #expect(processExitsWith: .success) { StackCaptureStress.exitUnlessClean(.plainThread) }
     }
 
-    @Test func insideADeinitOnADispatchWorker() async {
+    @Test(.exitTest) func insideADeinitOnADispatchWorker() async {
         await #expect(processExitsWith: .success) { StackCaptureStress.exitUnlessClean(.deinitOnWorker) }
     }
 
-    @Test func insideACCallbackOnAThreadOfItsOwn() async {
+    @Test(.exitTest) func insideACCallbackOnAThreadOfItsOwn() async {
         await #expect(processExitsWith: .success) { StackCaptureStress.exitUnlessClean(.cCallbackOnPthread) }
     }
 

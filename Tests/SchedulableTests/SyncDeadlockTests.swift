@@ -6,7 +6,7 @@ import Testing
 /// inside libdispatch (Linux prints nothing there) and never a hang.
 @Suite("Self-deadlocks of sync")
 struct SyncDeadlockTests {
-    @Test func aBranchSyncFromItsTreeIsReported() async {
+    @Test(.exitTest) func aBranchSyncFromItsTreeIsReported() async {
         await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let tree = SerialQueueScheduler(label: "exit.sync.tree")
             let branch = tree.branch("leaf")
@@ -19,7 +19,7 @@ struct SyncDeadlockTests {
         }
     }
 
-    @Test func aSyncIntoASiblingBranchIsReported() async {
+    @Test(.exitTest) func aSyncIntoASiblingBranchIsReported() async {
         await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let tree = SerialQueueScheduler(label: "exit.sync.siblings")
             let first = tree.branch("first")
@@ -32,7 +32,7 @@ struct SyncDeadlockTests {
         }
     }
 
-    @Test func aSyncFromRawWorkOnTheTreeIsReported() async {
+    @Test(.exitTest) func aSyncFromRawWorkOnTheTreeIsReported() async {
         await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let tree = SerialQueueScheduler(label: "exit.sync.raw")
             let branch = tree.branch("leaf")

@@ -95,7 +95,7 @@ struct TaskConstructionWindowTests {
     /// tasks that each build and free an object leave a handful of windows, not a thousand; a task's
     /// kept records keep its window until they leave it. In a process of its own, so no other test's
     /// windows are counted.
-    @Test func windowsDoNotOutliveTheirRecordsAndThreads() async {
+    @Test(.exitTest) func windowsDoNotOutliveTheirRecordsAndThreads() async {
         await #expect(processExitsWith: .success) {
             let owner = SerialQueueScheduler(label: "exit.taskwindow.table")
             func count() -> Int { TaskConstructionWindows.openCount }

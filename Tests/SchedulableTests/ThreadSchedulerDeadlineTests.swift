@@ -75,7 +75,7 @@ struct ThreadSchedulerDeadlineTests {
     }
 
     /// The default handler decides: a trap in debug builds, a warning (and the work dropped) in release.
-    @Test func reportedRejectionOfDelayedWorkFollowsTheDefaultHandler() async {
+    @Test(.exitTest) func reportedRejectionOfDelayedWorkFollowsTheDefaultHandler() async {
         let outcome: ExitTest.Condition = ConfinementSystem.defaultLevel == .trap ? .failure : .success
         await #expect(processExitsWith: outcome, observing: [\.standardErrorContent]) {
             let scheduler = ThreadScheduler(label: "exit.deadline.rejected")

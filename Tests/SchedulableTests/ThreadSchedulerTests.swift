@@ -134,7 +134,7 @@ struct ThreadSchedulerTests {
     }
 
     /// The default handler decides: a trap in debug builds, a warning (and the work dropped) in release.
-    @Test func scheduleAfterShutdownIsReportedNotDropped() async {
+    @Test(.exitTest) func scheduleAfterShutdownIsReportedNotDropped() async {
         let outcome: ExitTest.Condition = ConfinementSystem.defaultLevel == .trap ? .failure : .success
         let result = await #expect(processExitsWith: outcome, observing: [\.standardErrorContent]) {
             let scheduler = ThreadScheduler(label: "test.closed")

@@ -51,7 +51,7 @@ struct TiersTests {
         DispatchQueue(label: "test.tiers.other").sync { #expect(!counter.isIsolated) }
     }
 
-    @Test func preconditionTierTrapsInEveryBuildEvenWithLogHandler() async {
+    @Test(.exitTest) func preconditionTierTrapsInEveryBuildEvenWithLogHandler() async {
         await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             ConfinementSystem.bootstrap(.log)
             useFromAnotherQueue(ownerLabel: "exit.precondition.owner") { $0.incrementAlways() }
@@ -86,7 +86,7 @@ struct SchedulerBoundTests {
         #expect(result == 1)
     }
 
-    @Test func readOffTheOwnerTrapsInEveryBuild() async {
+    @Test(.exitTest) func readOffTheOwnerTrapsInEveryBuild() async {
         await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let owner = SerialQueueScheduler(label: "exit.bound.owner")
             let box = SchedulerBound(42, owner: owner)
@@ -99,7 +99,7 @@ struct SchedulerBoundTests {
     }
 
     /// Unlike protected objects, the box has no construction window: the creating thread is not exempt.
-    @Test func creatingThreadGetsNoGraceWithTheBox() async {
+    @Test(.exitTest) func creatingThreadGetsNoGraceWithTheBox() async {
         await #expect(processExitsWith: .failure) {
             let owner = SerialQueueScheduler(label: "exit.bound.nograce")
             var box = SchedulerBound(42, owner: owner)
@@ -145,7 +145,7 @@ struct SchedulerInputTests {
     /// Where libdispatch's queue state cannot be read (Darwin; here, the reader turned off) a
     /// concurrent queue cannot be told from a serial one when it is wrapped: it is accepted, and the
     /// overlap detector reports it the first time two of the library's blocks on it run at once.
-    @Test func wrappedConcurrentQueueWithTheReaderOffIsReportedWhenBlocksOverlap() async {
+    @Test(.exitTest) func wrappedConcurrentQueueWithTheReaderOffIsReportedWhenBlocksOverlap() async {
         await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             setenv("SCHEDULABLE_DISABLE_DISPATCH_READER", "1", 1)
             guard !csched_dispatch_reader_confirmed() else { exit(3) }
@@ -193,7 +193,7 @@ struct SchedulerInputTests {
 
     /// Fire-and-forget work that is rejected follows the handler: a log handler reports it (with the
     /// call site) and the process goes on — teardown never crashes a build that did not ask for a trap.
-    @Test func rejectedWorkIsReportedAndDroppedUnderALogHandler() async {
+    @Test(.exitTest) func rejectedWorkIsReportedAndDroppedUnderALogHandler() async {
         await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
             ConfinementSystem.bootstrap(.log)
             ClosedScheduler().schedule {}
@@ -207,7 +207,7 @@ struct SchedulerInputTests {
         }
     }
 
-    @Test func rejectedWorkTrapsUnderATrapLevel() async {
+    @Test(.exitTest) func rejectedWorkTrapsUnderATrapLevel() async {
         await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             ConfinementSystem.bootstrap(policy: ConfinementPolicy(default: .trap))
             ClosedScheduler().schedule {}
@@ -218,7 +218,7 @@ struct SchedulerInputTests {
 
     /// A call that needs the work's result cannot go on without it: a rejected `sync` stops the process
     /// whatever the handler.
-    @Test func aRejectedSyncStopsTheProcessEvenUnderALogHandler() async {
+    @Test(.exitTest) func aRejectedSyncStopsTheProcessEvenUnderALogHandler() async {
         await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             ConfinementSystem.bootstrap(.log)
             let scheduler = ThreadScheduler(label: "exit.rejected.sync")

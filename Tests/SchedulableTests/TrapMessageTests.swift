@@ -6,7 +6,7 @@ import Testing
 /// the report above it, "used outside its owner" for a deadlock or for work after shutdown would
 /// send the reader the wrong way.
 @Suite struct TrapMessageTests {
-    @Test func aWrongContextTrapSaysWrongContext() async throws {
+    @Test(.exitTest) func aWrongContextTrapSaysWrongContext() async throws {
         let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             // A thread scheduler owner: libdispatch has no say, so the library's own trap ends the process.
             let counter = Counter(owner: ThreadScheduler(label: "exit.trap.wrong"))
@@ -17,7 +17,7 @@ import Testing
     }
 
     /// The debug tier traps through the default handler: same message.
-    @Test(.enabled(if: ConfinementSystem.debugChecksCompiledIn && ConfinementSystem.defaultLevel == .trap))
+    @Test(.exitTest, .enabled(if: ConfinementSystem.debugChecksCompiledIn && ConfinementSystem.defaultLevel == .trap))
     func aDebugTierTrapSaysWrongContextToo() async throws {
         let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let counter = Counter(owner: ThreadScheduler(label: "exit.trap.debug"))
@@ -27,7 +27,7 @@ import Testing
         #expect(fatalErrorMessage(result) == "Schedulable: wrong context: Counter.increment() used outside its owner (report above)")
     }
 
-    @Test func aSyncAfterShutdownTrapSaysRejectedWork() async throws {
+    @Test(.exitTest) func aSyncAfterShutdownTrapSaysRejectedWork() async throws {
         let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let scheduler = ThreadScheduler(label: "exit.trap.closed")
             scheduler.shutdown()
@@ -36,7 +36,7 @@ import Testing
         #expect(fatalErrorMessage(result) == "Schedulable: rejected work: sync(_:) not accepted by thread scheduler \"exit.trap.closed\" (report above)")
     }
 
-    @Test func aSelfDeadlockingSyncTrapSaysDeadlockingWait() async throws {
+    @Test(.exitTest) func aSelfDeadlockingSyncTrapSaysDeadlockingWait() async throws {
         let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let tree = SerialQueueScheduler(label: "exit.trap.tree")
             let branch = tree.branch("leaf")

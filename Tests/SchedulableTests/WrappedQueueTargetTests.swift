@@ -44,7 +44,7 @@ struct WrappedQueueTargetTests {
 
     /// A `sync` onto the wrapped queue from the tree's work could never return: reported before
     /// anything blocks.
-    @Test(.enabled(if: csched_dispatch_reader_confirmed())) func aSyncOntoTheWrappedQueueFromItsTreeIsADeadlockReport() async {
+    @Test(.exitTest, .enabled(if: csched_dispatch_reader_confirmed())) func aSyncOntoTheWrappedQueueFromItsTreeIsADeadlockReport() async {
         await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let tree = SerialQueueScheduler(label: "exit.wrapped.tree")
             let wrapped = try! SerialQueueScheduler(wrapping: DispatchQueue(label: "exit.wrapped.plain", target: tree.queue))

@@ -186,7 +186,7 @@ struct MatrixTests {
     /// queue, three times), through `SCHEDULABLE_CONFINEMENT` as a user sets it: what each level does is
     /// what the ConfinementLevel documentation says. (PolicyTests covers the parsing, per-type and
     /// per-member levels, and the handler's own counting; this is the end-to-end path of a real access.)
-    @Test(.enabled(if: ConfinementSystem.debugChecksCompiledIn), arguments: ConfinementLevel.allCases)
+    @Test(.exitTest, .enabled(if: ConfinementSystem.debugChecksCompiledIn), arguments: ConfinementLevel.allCases)
     func handlerLevelOnAViolatingCell(_ level: ConfinementLevel) async {
         let expectation: ExitTest.Condition = level == .trap ? .failure : .success
         let setting = level.rawValue   // an exit test captures Codable values only
