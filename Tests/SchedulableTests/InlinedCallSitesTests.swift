@@ -46,7 +46,7 @@ struct InlinedCallSitesTests {
         }
     }
 
-    @Test func damagedBytesNeverCrashTheReader() {
+    @Test(.singleThreaded) func damagedBytesNeverCrashTheReader() {
         // Every byte of the file flipped in three ways, every query: the reader must come back (a read
         // past a section traps in this debug build's bounds checks; an overflow traps in any build).
         let image = SyntheticImage.bytes()
@@ -80,7 +80,7 @@ struct InlinedCallSitesTests {
     /// 300 addresses spread over this binary's code, each answered as `llvm-symbolizer --inlines`
     /// answers it (the chain's length and every call's file and line). The `Runtime` module's lookup
     /// differed at 43 of 300 such addresses of the release + ReleaseChecks build.
-    @Test(.enabled(if: Self.symbolizer != nil, "llvm-symbolizer is not installed"))
+    @Test(.singleThreaded, .enabled(if: Self.symbolizer != nil, "llvm-symbolizer is not installed"))
     func thisBinaryIsReadAsLlvmSymbolizerReadsIt() throws {
         let (path, addresses, expected) = try Self.sampledAndSymbolized()
         var compared = 0
@@ -102,7 +102,7 @@ struct InlinedCallSitesTests {
 
     /// The same 300 addresses: the line table's row for each (llvm-symbolizer's innermost frame) is the
     /// one the library's own line-table reader gives, file and line.
-    @Test(.enabled(if: Self.symbolizer != nil, "llvm-symbolizer is not installed"))
+    @Test(.singleThreaded, .enabled(if: Self.symbolizer != nil, "llvm-symbolizer is not installed"))
     func thisBinarysLineTableIsReadAsLlvmSymbolizerReadsIt() throws {
         let (path, addresses, expected) = try Self.sampledAndSymbolized()
         var compared = 0
