@@ -130,6 +130,20 @@ struct VerdictTests {
         #expect(result.effects == ["stripe", "excludes", "holds(owner)"])
     }
 
+    @Test func rule13AnObservedRecordIsHandedOffFromAnywhere() {
+        let observed = CodeLocation(fileID: "App/Observed.swift", line: 3)
+        // Bound to its owner and handed off where nothing holds that owner: moved, passed, not reported.
+        let record = FakeRecord(word: .unsettled, owner: Self.owner, observedAt: observed)
+        let handOff = judge(.transfer, Self.method, to: Self.elsewhere, record: record, here: FakeHere(), tier: .precondition)
+        #expect(handOff.verdict == "pass")
+        #expect(handOff.effects == ["stripe", "transfer(9000002)", "holds(owner)"])
+        // The same hand-off of a declared (not observed) record is refused: rule 13 is what passed it.
+        let declared = FakeRecord(word: .unsettled, owner: Self.owner)
+        let refused = judge(.transfer, Self.method, to: Self.elsewhere, record: declared, here: FakeHere(), tier: .precondition)
+        #expect(refused.verdict == "report")
+        #expect(!refused.effects.contains { $0.hasPrefix("transfer") })
+    }
+
     @Test func rule14AQuestionAnswersNoAndReportsNothing() {
         let result = judge(.question, record: FakeRecord(word: .settled(Self.owner.id), owner: Self.owner), here: FakeHere())
         #expect(result.verdict == "no")
