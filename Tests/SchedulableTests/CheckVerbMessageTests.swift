@@ -33,11 +33,6 @@ struct CheckVerbMessageTests {
             evaluations += 1
             return "counted"
         }
-
-        @available(*, deprecated, message: "tests the deprecated spelling")
-        func namedTheOldWay(_ member: StaticString) {
-            assertIsolated(member)
-        }
     }
 
     private func ledger(_ owner: SerialQueueScheduler, _ recorder: ViolationRecorder) -> Ledger {
@@ -65,16 +60,6 @@ struct CheckVerbMessageTests {
         ledger.counted()
         #expect(ledger.evaluations == expectedDebugTier(1))
         #expect(recorder.violations.map(\.detail) == (ConfinementSystem.debugChecksCompiledIn ? ["counted"] : []))
-    }
-
-    @available(*, deprecated, message: "tests the deprecated spelling")
-    @Test func theDeprecatedSpellingStillNamesTheMember() {
-        let recorder = ViolationRecorder()
-        let ledger = ledger(SerialQueueScheduler(label: "test.verbs.deprecated"), recorder)
-        ledger.namedTheOldWay("custom()")
-        guard ConfinementSystem.debugChecksCompiledIn else { return #expect(recorder.count == 0) }
-        #expect(recorder.members == ["custom()"])
-        #expect(recorder.violations.first?.detail == nil)
     }
 
     @Test func aBoxAWrapperAndSchedulersTakeTheSameMessage() {

@@ -173,27 +173,6 @@ struct FixedOwnerConfinementTests {
         }
     }
 
-    /// `detach()` through the confinement (deprecated, still working): the same report, naming the bind
-    /// site (the object is not known there), in every build, also from a thread that is not the owner.
-    @available(*, deprecated, message: "tests the deprecated Confinement.detach()")
-    @Test(.exitTest) func detachingAFixedConfinementIsReportedAndTraps() async {
-        await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            let owner = SerialQueueScheduler(label: "exit.fixed.detach")
-            let builder = SerialQueueScheduler(label: "exit.fixed.detach.builder")
-            // Off the owner, in library work (a window opens): a record of its own, with its bind site.
-            let counter = builder.sync { Counter(owner: owner) }
-            DispatchQueue(label: "exit.fixed.detach.elsewhere").sync { counter.confinement.detach() }
-        }.map { result in
-            let stderr = standardErrorText(result)
-            #expect(stderr.contains("Schedulable: detach() called on an object whose owner is fixed"))
-            #expect(stderr.contains("  member:          detach()"))
-            #expect(stderr.contains("  owner bound at:  SchedulableTests/ViolationRecorder.swift:"))
-            #expect(stderr.contains("asked to detach it"))
-            #expect(!stderr.contains("  object:"))
-            #expect(stderr.contains("Fatal error: Schedulable: fixed owner changed: detach()"))
-        }
-    }
-
     /// A transferable object changes hands in every build, through the object.
     @Test func aTransferableObjectIsHandedOffThroughTheObject() {
         let first = SerialQueueScheduler(label: "test.fixed.transfer.first")

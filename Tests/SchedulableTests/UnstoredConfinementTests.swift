@@ -73,19 +73,8 @@ struct UnstoredConfinementTests {
         #expect(recorder.count == 0)
     }
 
-    /// The kind's new name writes the raw value of schema 2 (a JSON Lines reader sees no change), and
-    /// the former name, deprecated, is the same kind.
-    @Test func theRenamedKindKeepsItsRawValueAndItsFormerName() {
+    /// The kind's name changed, its raw value did not: a JSON Lines reader of schema 2 sees no change.
+    @Test func theRenamedKindKeepsItsRawValue() {
         #expect(ConfinementViolation.Kind.unstoredConfinement.rawValue == "unstoredProtection")
-        #expect((FormerSpelling.self as any FormerSpellingReader.Type).kind == .unstoredConfinement)
     }
-}
-
-/// Reads the deprecated spelling through a protocol requirement, so the test compiles without a
-/// deprecation warning (warnings are errors here) and still names `.unstoredProtection` itself.
-private protocol FormerSpellingReader { static var kind: ConfinementViolation.Kind { get } }
-
-private enum FormerSpelling: FormerSpellingReader {
-    @available(*, deprecated)
-    static var kind: ConfinementViolation.Kind { .unstoredProtection }
 }

@@ -1,8 +1,3 @@
-/// The former name of a scheduler that is also an actor's executor; any type that conforms to both
-/// protocols now gets the library's check verbs without naming this one.
-@available(*, deprecated, message: "conform to SerialScheduler and SerialExecutor; the check verbs need no protocol of their own")
-public typealias ExecutorScheduler = SerialScheduler & SerialExecutor
-
 /// The check verbs of a scheduler that is also an actor's executor (``SerialQueueScheduler``,
 /// ``ThreadScheduler``, or a custom scheduler conforming to `SerialExecutor`).
 ///

@@ -1,46 +1,35 @@
-/// One setting of ``ConfinementSystem`` read from the environment under its name, and under its former
-/// `SCHEDULE_PROTECTION…` name for compatibility.
+/// One setting of ``ConfinementSystem`` read from the environment under its name.
 ///
-/// The new name is read first, then the old one. Reading an old name prints, once per process and
-/// name, that it is deprecated (and, when both are set to different values, that the new one wins), so
-/// a setting that still works is not left unnoticed. CI and the documentation set only the new names:
-/// `.ci/check-quiet` fails a test run that prints the notice.
+/// Its former `SCHEDULE_PROTECTION…` name (before 0.2) is no longer read; when it is set, the first read
+/// says so on standard error, once per process and name, so that a setting that stopped working is not
+/// left unnoticed. CI and the documentation set only the current names: `.ci/check-quiet` fails a test
+/// run that prints the notice.
 struct EnvironmentSetting: Sendable {
-    /// The name read first: `SCHEDULABLE_CONFINEMENT…`.
+    /// The name read: `SCHEDULABLE_CONFINEMENT…`.
     let name: String
-    /// The former name: read after ``name``, and its value used only when ``name`` is not set.
-    let deprecatedName: String
+    /// The name before 0.2: never applied, only noticed.
+    let formerName: String
 
     /// The policy.
-    static let policy = EnvironmentSetting(
-        name: ConfinementSystem.environmentVariable, deprecatedName: "SCHEDULE_PROTECTION"
-    )
+    static let policy = EnvironmentSetting(name: ConfinementSystem.environmentVariable, formerName: "SCHEDULE_PROTECTION")
     /// The JSON Lines sink.
     static let jsonLines = EnvironmentSetting(
-        name: ConfinementSystem.jsonLinesEnvironmentVariable, deprecatedName: "SCHEDULE_PROTECTION_JSONL"
+        name: ConfinementSystem.jsonLinesEnvironmentVariable, formerName: "SCHEDULE_PROTECTION_JSONL"
     )
     /// The stack depth.
     static let stackDepth = EnvironmentSetting(
-        name: ConfinementSystem.stackDepthEnvironmentVariable, deprecatedName: "SCHEDULE_PROTECTION_STACK"
+        name: ConfinementSystem.stackDepthEnvironmentVariable, formerName: "SCHEDULE_PROTECTION_STACK"
     )
 
-    /// The old names whose notice was printed: once per process each.
+    /// The former names whose notice was printed: once per process each.
     private static let noticed = LockedValue<Set<String>>([])
 
-    /// The value and the name it was read under: the new name's if set, else the old name's (with the
-    /// notice); `nil` when neither is set.
+    /// The value and the name it was read under; `nil` when the name is not set.
     func read() -> (value: String, name: String)? {
-        let current = StandardError.environmentValue(name)
-        guard let former = StandardError.environmentValue(deprecatedName) else {
-            return current.map { ($0, name) }
+        if StandardError.environmentValue(formerName) != nil,
+           Self.noticed.withLock({ $0.insert(formerName).inserted }) {
+            StandardError.write("Schedulable: \(formerName) is no longer read (renamed in 0.2); set \(name)\n")
         }
-        var notice = "Schedulable: \(deprecatedName) is deprecated; use \(name)"
-        if let current, current != former {
-            notice += " (both are set and differ: \(name) wins, \(deprecatedName) is ignored)"
-        }
-        if Self.noticed.withLock({ $0.insert(deprecatedName).inserted }) {
-            StandardError.write(notice + "\n")
-        }
-        return current.map { ($0, name) } ?? (former, deprecatedName)
+        return StandardError.environmentValue(name).map { ($0, name) }
     }
 }

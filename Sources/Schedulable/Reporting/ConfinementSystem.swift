@@ -19,25 +19,16 @@ public enum ConfinementSystem {
     /// The environment variable that overrides the handler with a policy: `SCHEDULABLE_CONFINEMENT`.
     public static let environmentVariable = "SCHEDULABLE_CONFINEMENT"
 
-    /// The former name of ``environmentVariable``, still read (after the new one) with a notice.
-    @available(*, deprecated, message: "set SCHEDULABLE_CONFINEMENT (ConfinementSystem.environmentVariable)")
-    public static let deprecatedEnvironmentVariable = EnvironmentSetting.policy.deprecatedName
 
     /// The environment variable that names a file every delivered violation is also appended to, as
     /// JSON Lines: `SCHEDULABLE_CONFINEMENT_JSONL` (see ``JSONLinesViolationHandler``).
     public static let jsonLinesEnvironmentVariable = "SCHEDULABLE_CONFINEMENT_JSONL"
 
-    /// The former name of ``jsonLinesEnvironmentVariable``, still read (after the new one) with a notice.
-    @available(*, deprecated, message: "set SCHEDULABLE_CONFINEMENT_JSONL (ConfinementSystem.jsonLinesEnvironmentVariable)")
-    public static let deprecatedJSONLinesEnvironmentVariable = EnvironmentSetting.jsonLines.deprecatedName
 
     /// The environment variable that sets ``reportStackDepth`` at start-up: `SCHEDULABLE_CONFINEMENT_STACK`
     /// (a number of frames; `0` turns the stack off).
     public static let stackDepthEnvironmentVariable = "SCHEDULABLE_CONFINEMENT_STACK"
 
-    /// The former name of ``stackDepthEnvironmentVariable``, still read (after the new one) with a notice.
-    @available(*, deprecated, message: "set SCHEDULABLE_CONFINEMENT_STACK (ConfinementSystem.stackDepthEnvironmentVariable)")
-    public static let deprecatedStackDepthEnvironmentVariable = EnvironmentSetting.stackDepth.deprecatedName
 
     /// How many frames of the violating thread a report shows, from its access site on, in builds with the
     /// debug tier (8 unless `SCHEDULABLE_CONFINEMENT_STACK` says otherwise; 0 shows none). Every report names

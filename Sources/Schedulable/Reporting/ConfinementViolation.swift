@@ -32,9 +32,6 @@ public struct ConfinementViolation: Sendable, CustomStringConvertible {
         // The raw value keeps the kind's former name: it is part of the JSON Lines schema 2, which is
         // public (tools read `"kind"`), so renaming the constant must not change what is written.
         public static let unstoredConfinement = Kind(rawValue: "unstoredProtection")
-        /// The former name of ``unstoredConfinement`` (the same kind, the same raw value).
-        @available(*, deprecated, renamed: "unstoredConfinement")
-        public static var unstoredProtection: Kind { unstoredConfinement }
         /// `handOff(to:)` or `detach()` was called on an object whose confinement was created with a fixed
         /// owner (`Confinement(owner:)`, `Confinement()`): its owner cannot change. Reported at the
         /// ``Tier/precondition`` tier; the owner is left as it was. Create the confinement with
