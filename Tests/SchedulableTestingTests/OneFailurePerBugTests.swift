@@ -1,3 +1,4 @@
+import CSchedulableContext
 import Dispatch
 import Schedulable
 import SchedulableTesting
@@ -69,7 +70,7 @@ func runOnGlobalQueue(_ callback: @escaping @Sendable () -> Void) {
             #expect(comment.contains("guard at SchedulableTestingTests/OneFailurePerBugTests.swift:\(PausableService.toggleGuardLine)"))
             #expect(!comment.contains("detected:        off the test's task"), "\(comment)")
             // Both sides, one line each: the owner queue runs nothing; the intruder is the test's task.
-            #expect(comment.contains("\n  owner was:       idle\n") || !PlatformInternals.dispatchReaderConfirmed, "\(comment)")
+            #expect(comment.contains("\n  owner was:       idle\n") || !csched_dispatch_reader_confirmed(), "\(comment)")
             #expect(comment.contains("\n  intruder:        task ") || comment.contains("\n  intruder:        a task without a name"), "\(comment)")
         }
     }

@@ -46,7 +46,7 @@ enum InlinedCallSites {
     /// mapping (file-backed pages the kernel can drop) and about a hundred bytes per compile unit; at most 64
     /// images are kept. Behind the package's pthread lock (reports are made on many threads at once;
     /// ThreadSanitizer cannot see `Synchronization.Mutex` on Linux).
-    private static let images = LockedValue([String: DwarfImage?]())
+    static let images = LockedValue([String: DwarfImage?]())
 
     /// The inlined calls containing the address `offset` bytes after the start of the image's lowest
     /// mapping (`ImageMap`'s base address on Linux), outermost first: the first was called from the
@@ -98,9 +98,6 @@ enum InlinedCallSites {
     static func textRange(inImageAt path: String) -> Range<UInt64>? {
         image(at: path)?.textRange
     }
-
-    /// How many images have been read so far (tests: whether stacks consulted the reader at all).
-    static var imagesRead: Int { images.withLock { $0.count } }
 
     private static func image(at path: String) -> DwarfImage? {
         images.withLock { images -> DwarfImage? in

@@ -53,9 +53,6 @@ package enum PlatformInternals {
 
     private static let queueAddressAllowed = !Switch.queueAddress.isSet
 
-    /// Whether the drain-lock reader passed its self-check (and `DISPATCH_READER` is not set).
-    package static var dispatchReaderConfirmed: Bool { csched_dispatch_reader_confirmed() }
-
     /// Whether the calling thread holds the serial queue `queue` (libdispatch's drain lock), or `nil`.
     package static func threadHolds(_ queue: DispatchQueue) -> Bool? {
         guard let address = queueAddress(of: queue) else { return nil }
@@ -264,10 +261,7 @@ package enum PlatformInternals {
         csched_raise_runtime_issue(message)
     }
 
-    private static let runtimeIssuesAllowed = !Switch.runtimeIssues.isSet
-
-    /// Whether a runtime issue can be raised here: Apple, os_log's entry point found, switch unset.
-    package static var runtimeIssuesAvailable: Bool { runtimeIssuesAllowed && csched_runtime_issues_available() }
+    static let runtimeIssuesAllowed = !Switch.runtimeIssues.isSet
 
     /// The test frameworks loaded in this process (`CSCHED_TEST_FRAMEWORK_*` bits, found by mangled
     /// symbols they export); 0 with switch `TEST_FRAMEWORK_PROBE`.

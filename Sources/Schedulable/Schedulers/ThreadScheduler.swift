@@ -240,9 +240,4 @@ public final class ThreadScheduler: SerialScheduler {
     private static func applyToCurrentThread(_ qos: DispatchQoS.QoSClass) -> Bool {
         csched_set_current_thread_qos(qosClassValue(qos), niceValue(for: qos))
     }
-
-    // MARK: Introspection (package)
-
-    /// The OS thread id of the scheduler's thread (for tests that read its CPU time).
-    package var osThreadID: UInt64 { UInt64(loop.osThreadID.loadAcquiring()) }
 }
