@@ -55,11 +55,10 @@ public struct Confined<Value> {
     /// The checked accessors the compiler uses for `object.property`.
     ///
     /// In debug builds (`DEBUG`, as SwiftPM and Xcode define it) `get`, `set` and `_check` are
-    /// `@_transparent`: inlined even at `-Onone`, so a read or a write makes no generic call and reaches
-    /// the confinement through the concrete class, not a witness table (Benchmarks/README.md, "Debug
-    /// builds"). At `-O` they stay `@inlinable`: `@_transparent` code is inlined before the optimizer
-    /// folds the key paths, and the property's own accessor, left holding a dead key path until late in
-    /// the pipeline, was then no longer inlined into its callers (a call per access instead of a load).
+    /// `@_transparent`, so that at `-Onone` an access makes no generic call and reaches the confinement
+    /// through the concrete class (Benchmarks/README.md, "Debug builds"). At `-O` they are `@inlinable`
+    /// and always inlined, never `@_transparent`: the key paths must fold into field accesses before the
+    /// property's own accessor is inlined into its callers.
     ///
     /// - Parameters:
     ///   - object: The enclosing object.
@@ -71,10 +70,8 @@ public struct Confined<Value> {
         wrapped wrappedKeyPath: ReferenceWritableKeyPath<Object, Value>,
         storage storageKeyPath: ReferenceWritableKeyPath<Object, Self>
     ) -> Value {
-        // Always inlined at -O, like the setter: a getter left as a call applies the key paths at run
-        // time (`swift_readAtKeyPath` on every read); inlined, they fold into a field access. The
-        // invariant is "no key path at -O", held by Benchmarks/scripts/check-no-keypaths.sh and the
-        // workload threshold (Benchmarks/README.md, "Realistic workload").
+        // Invariant: no key path at -O (Benchmarks/scripts/check-no-keypaths.sh, the workload
+        // threshold): the accessors are always inlined, so the key paths fold into a field access.
         #if DEBUG
         @_transparent
         #else
@@ -86,10 +83,7 @@ public struct Confined<Value> {
             #endif
             return object[keyPath: storageKeyPath]._value
         }
-        // Always inlined at -O: with the check compiled in, a setter called outside a loop stayed a call
-        // that built both key paths (`swift_getKeyPath` ×2) and wrote through the storage one
-        // (`swift_modifyAtReferenceWritableKeyPath`) on every write; inlined, the key paths fold into a
-        // field access. Benchmarks/scripts/check-no-keypaths.sh reads the machine code for it.
+        // The same invariant as the getter's.
         #if DEBUG
         @_transparent
         #else
@@ -101,9 +95,8 @@ public struct Confined<Value> {
             #endif
             object[keyPath: storageKeyPath]._value = newValue
         }
-        // Not `@_transparent`: a coroutine is not inlined at -Onone whatever its attributes, and the
-        // check inlined into this generic body costs more there (metadata for `Confined<Value>`) than
-        // the call of a generic `_checkCall`; the `debug confinedModify` threshold holds it.
+        // A coroutine is not inlined at -Onone, so the check is a call here rather than inlined into a
+        // generic body (the `debug confinedModify` threshold holds the cheaper shape).
         _modify {
             #if SCHEDULABLE_CHECKS
             _checkCall(object, storageKeyPath)
@@ -123,10 +116,9 @@ public struct Confined<Value> {
         _check(object, storageKeyPath)
     }
 
-    // The wrapped key path is deliberately not passed here: any use of a key path in the slow path
-    // makes the optimizer create (and retain and release) it on every access, fast path included. The
-    // storage is only ever projected, which compiles to a field access. Options match properties by
-    // the declaration site instead (see `PropertyProbe`).
+    // Invariant: the slow path uses no key path, or every access would create one, fast path
+    // included; the storage key path is only projected (a field access). So the wrapped key path is
+    // not passed, and options match properties by declaration site (`PropertyProbe`).
     #if DEBUG
     @usableFromInline
     @_transparent
@@ -139,28 +131,24 @@ public struct Confined<Value> {
         _ storageKeyPath: ReferenceWritableKeyPath<Object, Self>
     ) {
         #if DEBUG
-        // At -Onone reading the record out of the object copies it (a retain and a release, the
-        // floor: SILGen loads a class's `let` with a copy); binding the confinement first copied it
-        // twice. The fast path is then inlined from C (`ConfinementRecord._passesFastPath`). The copy
-        // keeps the record alive through the load even when `confinement` is computed and makes a new one.
+        // One read of the record out of the object (at -Onone a copy: one retain and release, the
+        // floor), then the fast path inlined from C (`ConfinementRecord._passesFastPath`). The copy
+        // keeps the record alive through the load even when `confinement` is computed.
         let record = object.confinement._record
         let passes = record._passesFastPath
         _fixLifetime(record)
         #else
-        // Marks the fast path for the optimizer's inliner (no machine code): a property's own getter
-        // and setter must inline into the user's code, as without the checks, and without the mark the
-        // inliner may judge the miss branch too big for that. The `checks confinedWrite` threshold and
-        // the workload threshold hold it (Benchmarks/README.md, "Realistic workload").
-        // A report still names the access's line: on Linux `CallStack` reads the inlined calls at the
-        // return address from DWARF (`InlinedCallSites`), where the Runtime module's lookup can miss it.
+        // Invariant: a property's getter and setter inline into the user's code as without checks
+        // (the `checks confinedWrite` and workload thresholds); the mark (no machine code) tells the
+        // inliner the miss branch is cold. A report still names the access's line: on Linux `CallStack`
+        // reads inlined calls from DWARF (`InlinedCallSites`).
         _onFastPath()
         let protection = object.confinement
         let passes = protection._passesFastPath
         #endif
         if _slowPath(!passes) {
             #if DEBUG
-            // The same record, as the one-reference struct it is stored in: `Confinement(_record:)` is a
-            // call at -Onone, which a debug miss need not pay.
+            // The same record, as the one-reference struct it is stored in (no initializer call at -Onone).
             let protection = unsafeBitCast(record, to: Confinement.self)
             #endif
             // Main-queue work under dispatchMain() (rule 3) before the member: reading the declaration
