@@ -58,9 +58,13 @@ struct ProposalApplier {
 
         // The new text for the expression, and, for a placeholder, why the owner has no name.
         let replacement: (text: String, summary: String)
+        // An owner held by each instance: the record is assigned in the initializers instead.
+        let held = entry.owner.flatMap { owner in
+            ownerExpression(owner).spelling == nil ? instanceOwner(owner, path: record.path, recordLine: anchor.line - 1) : nil
+        }
         switch entry.conclusion {
         case .owner:
-            let expression = entry.owner.map(ownerExpression) ?? (nil, "the proposal names no owner")
+            let expression = held.map { ("self." + $0.property, nil) } ?? entry.owner.map(ownerExpression) ?? (nil, "the proposal names no owner")
             let owner = entry.owner?.description ?? "?"
             out.append(at(.warning, entry.strayMoves.isEmpty
                 ? "\(name) has one owner in every observed instance, \(owner): declare it\(tag)"
@@ -78,7 +82,8 @@ struct ProposalApplier {
         case .handOff:
             out.append(at(.warning, "\(name) is handed forward and never back: make it transferable\(tag)"))
             if let owner = entry.owner {
-                replacement = Self.replacement(ownerExpression(owner)) { "Confinement.transferable(owner: \($0))" }
+                let expression = held.map { ("self." + $0.property, nil) } ?? ownerExpression(owner)
+                replacement = Self.replacement(expression) { "Confinement.transferable(owner: \($0))" }
             } else {
                 replacement = ("Confinement.detached()", "")
             }
@@ -116,7 +121,10 @@ struct ProposalApplier {
             let target = ownerExpression(stray.to).spelling ?? "<scheduler '\(stray.to.label)'>"
             siteNotes.append(site(stray.site, .warning, "\(name) is used from \(stray.to.description) here, after \(stray.from.description), without a handOff(to:): the proposed record reports this use; a bug, or a hand-off to write (<object>.handOff(to: \(target)) and a transferable record)"))
         }
-        if let edit = record.edit {
+        if let edit = record.edit, let held, replacement.summary.isEmpty,
+            !edits.contains(where: { $0.path == record.path && $0.line == anchor.line }) {
+            out += assignInInitializers(held, expression: replacement.text, record: (anchor.line, edit.lineText, edit.prefix, edit.suffix), edits: &edits)
+        } else if let edit = record.edit {
             if replacement.summary.isEmpty {
                 out.append(at(.note, "fix-it: replace '\(edit.expression)' with '\(replacement.text)'"))
             } else {

@@ -3,9 +3,10 @@
 /// `let storage = DispatchQueue(label: "com.app.storage")`, `static let`, `var`, with or without a type
 /// annotation or a `Schedulable.`/`Dispatch.` prefix. `apply` names an owner by such a variable.
 ///
-/// Only a global or a `static` member can be named from a record's initializer (an instance property
-/// or a local is not in scope there): those are the ones ``lookup(label:)`` proposes; the others are
-/// named in its answer so the user knows why none was used.
+/// Only a global or a `static` member can be named from a record's initial value (an instance property
+/// or a local is not in scope there): those are the ones ``lookup(label:queue:)`` proposes; the others are
+/// named in its answer so the user knows why none was used. An instance property of the record's own
+/// class is named from its initializers instead (`ProposalApplier.instanceOwner`).
 struct SchedulerDeclarations: Sendable {
     /// The initializers recognised, by type name.
     static let schedulerTypes: Set<String> = ["SerialQueueScheduler", "ThreadScheduler"]
