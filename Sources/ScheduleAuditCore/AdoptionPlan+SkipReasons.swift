@@ -43,15 +43,7 @@ extension AdoptionPlan {
         case .function: break
         default: return .some(nil)
         }
-        guard let body = member.body else { return .some(nil) }
-        if member.isTypeMember { return "skipped \(name): a static or class method has no instance to check" }
-        if member.isPrivate {
-            return "skipped \(name): private methods are called by the type's own members, which are guarded (as the audit does)"
-        }
-        if file.containsIdentifier(in: (body.open + 1)..<body.close, anyOf: guardNames) { return "skipped \(name): already guarded" }
-        if let hop = file.hop(of: member) {
-            return "skipped \(name): an entry point, its body hops onto '\(hop.receiver)' (\(hop.receiver).\(hop.call) { … }): what it touches runs there and is checked there; a guard here would run outside the owner"
-        }
-        return nil
+        guard let classification = file.classify(method: member) else { return .some(nil) }
+        return classification.reasonForNoGuard.map { "skipped \(name): \($0)" }
     }
 }

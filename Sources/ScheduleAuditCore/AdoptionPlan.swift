@@ -21,8 +21,6 @@ struct AdoptionPlan: Sendable {
     /// The statement added as the class's first member: owner unknown, observe each instance.
     static let observeRecord = "let confinement = Confinement.observed()"
     static let guardStatement = "assertIsolated()"
-    /// Identifiers whose presence in a method body counts as a guard (the audit's list).
-    static let guardNames: Set<String> = ["assertIsolated", "preconditionIsolated", "isIsolated"]
     static let wrapperNames: Set<String> = ["Confined", "ScheduleProtected"]
     /// Attributes the compiler refuses beside a property wrapper.
     static let unwrappableAttributes: Set<String> = ["NSManaged", "NSCopying", "IBOutlet", "IBInspectable", "GKInspectable"]

@@ -14,9 +14,11 @@ import Foundation
 ///   observers; `private` and `fileprivate` ones too) without `@Confined` (or its alias
 ///   `@ScheduleProtected`). Computed properties have no storage and are skipped.
 /// - ``AuditFinding/Kind/unguardedMethod``: an instance method whose body never mentions
-///   `assertIsolated`, `preconditionIsolated` or `isIsolated`. `private`/`fileprivate` methods are
-///   skipped: only the type's own members can call them, and those are audited. Initializers are
-///   skipped: constructing on one thread for an owner elsewhere is allowed.
+///   `assertIsolated`, `preconditionIsolated` or `isIsolated`, classified as `adopt` classifies it
+///   (`MethodClassification`): `private`/`fileprivate` methods are skipped (only the type's own
+///   members can call them, and those are audited), and so are entry points, whose body is one hop
+///   onto the owner (a guard there would run outside it). Initializers are skipped: constructing on
+///   one thread for an owner elsewhere is allowed.
 /// - ``AuditFinding/Kind/staleOptionEntry``: an include/exclude entry naming no member of its type
 ///   (or its superclasses in the graphs).
 /// - ``AuditFinding/Kind/nonSendableReferenceLet``: a `let` whose type names a class (or class-bound
@@ -30,9 +32,6 @@ import Foundation
 /// (`.exclude(.property(\T.x))`, `.excluding(.method("f()"))`) or when a comment containing
 /// `schedule-audit:ignore` sits on its declaration line or the line above.
 public struct ScheduleAuditor: Sendable {
-    /// The identifiers whose presence in a method body counts as a method guard.
-    public static let guardNames: Set<String> = ["assertIsolated", "preconditionIsolated", "isIsolated"]
-
     private let moduleGraphs: [SymbolGraph]
     private let contextGraphs: [SymbolGraph]
     private let extraSourcePaths: [String]
@@ -205,9 +204,10 @@ struct AuditContext {
                     "'let \(name)' of ConfinedObject class '\(typeName)' holds \(problem); its mutable state is reachable from any thread without a check; make the type Sendable, or store it in a @Confined var"
                 ))
             case "swift.method":
+                // `adopt`'s answer: a guard is asked for only where `adopt` would put one.
                 guard member.accessLevel != "private", member.accessLevel != "fileprivate",
-                      let file, let body = file.functionBody(line: line, column: column),
-                      !file.containsIdentifier(in: body, anyOf: ScheduleAuditor.guardNames),
+                      let file, let declaration = file.member(namedAt: line, column: column),
+                      file.classify(method: declaration) == .unguarded,
                       !isExcluded(name, property: false, in: options)
                 else { continue }
                 findings.append(finding(

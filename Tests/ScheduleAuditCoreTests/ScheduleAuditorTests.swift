@@ -65,6 +65,27 @@ struct ScheduleAuditorTests {
         #expect(describe.note == nil)
     }
 
+    /// One opinion with `adopt`: a method whose body is one hop onto a queue (`store`, `value(for:)`,
+    /// `removeAll`, `fetchProfile` shapes) is an entry point, and the audit asks no guard for it; the
+    /// same method doing its work in place is still reported. Each shape is also one `adopt` refuses.
+    @Test(arguments: [
+        "queue.sync { attempts = 0 }",
+        "return queue.sync { attempts }",
+        "queue.async { self.attempts = 0 }",
+        "try queue.sync(execute: { attempts = 0 })",
+        "Queues.storage.asyncAndWait { attempts = 0 }",
+    ])
+    func anEntryPointThatHopsIsNotAskedForAGuard(body: String) throws {
+        let hop = try Fixture.audit { path, text in
+            path.hasSuffix("FlawedUploader.swift") ? text.replacingOccurrences(of: "    func reset() {\n        attempts = 0\n", with: "    func reset() {\n        \(body)\n") : text
+        }
+        #expect(!hop.findings.contains { $0.kind == .unguardedMethod && $0.member == "reset()" })
+        #expect(try Fixture.audit().findings.contains { $0.kind == .unguardedMethod && $0.member == "reset()" })
+        let file = SourceFile(path: "A.swift", text: "final class A {\n    func reset() {\n        \(body)\n    }\n}\n")
+        let member = try #require(file.member(namedAt: 1, column: 9))
+        #expect(AdoptionPlan.skipReason(forMethod: member, in: file)??.contains("an entry point, its body hops onto") == true)
+    }
+
     /// `private` and `fileprivate` members are in the graph without a location (the compiler records
     /// none for declarations invisible outside their file); the audit finds them in the class's body.
     @Test func privateAndFileprivateStoredPropertiesAreReportedAtTheirDeclaration() throws {

@@ -36,7 +36,7 @@ struct SourceScanTests {
         }
         """)
         let body = try #require(file.functionBody(line: 0, column: 5))
-        #expect(file.containsIdentifier(in: body, anyOf: ScheduleAuditor.guardNames) == false)
+        #expect(file.containsIdentifier(in: body, anyOf: MethodClassification.guardNames) == false)
         #expect(file.tokens[body].map(\.text) == ["return", "1"])
     }
 
