@@ -16,6 +16,30 @@ struct ObservationFileTests {
         return description
     }
 
+    /// The file the library's writer produces (`SchedulableTests`' `theWrittenFileIsTheFixture` writes
+    /// and compares it): this reader reads its version and judges what its run did. A change of the
+    /// writer that this reader does not follow fails here.
+    @Test func theWritersFixtureIsReadAndJudged() throws {
+        let fixture = Fixture.directory.deletingLastPathComponent().appendingPathComponent("ObservationFile/observations-v1.json").path
+        let text = try String(contentsOfFile: fixture, encoding: .utf8)
+        #expect(text.contains(#""version" : \#(Observation.File.supportedVersion)"#), "the fixture is of the version this reader reads")
+        let entries = try F.propose([fixture])
+        #expect(Set(entries.keys) == ["FixtureArticle", "FixtureShelf"])
+        let article = try #require(entries["FixtureArticle"])
+        #expect(article.module == "SchedulableTests")
+        #expect(article.conclusion == .handOff)
+        #expect(article.owner == Observation.Context(kind: .scheduler, label: "fixture.network"))
+        #expect(article.createdAt?.file == "SchedulableTests/ObservationFileFixtureTests.swift")
+        let handOff = try #require(article.handOffs.first)
+        #expect(handOff.to == Observation.Context(kind: .scheduler, label: "fixture.storage"))
+        #expect(handOff.letGo?.file == "SchedulableTests/ObservationFileFixtureTests.swift")
+        #expect(handOff.letGo?.function == "closure #1 in static ObservationFileFixtureTests.run()")
+        #expect(article.instances.seen == 3)
+        let shelf = try #require(entries["FixtureShelf"])
+        #expect(shelf.conclusion == .owner)
+        #expect(shelf.owner == Observation.Context(kind: .scheduler, label: "fixture.storage"))
+    }
+
     @Test func anotherFormatIsRejected() throws {
         let message = try Self.error(for: #"{"format": "schedulable-proposal", "version": 1}"#)
         #expect(message.hasSuffix("is not a schedulable-observations file: found 'schedulable-proposal'"))
