@@ -56,7 +56,7 @@ struct AdoptionPlan: Sendable {
             throw AuditError("'\(type.qualifiedName)' is \(type.kind == .enum || type.kind == .actor ? "an" : "a") \(type.kind.rawValue), not a class: \(why)")
         }
         if let actor = file.attributes(before: type.keyword).first(where: { $0.hasSuffix("Actor") }) {
-            throw AuditError("'\(type.qualifiedName)' is isolated to @\(actor), which the compiler checks; it cannot also have a confinement (a nonisolated requirement)")
+            throw AuditError(Self.globalActorRefusal(type, actor: actor, in: file))
         }
         let site = Self.position(type.nameToken, in: file)
         if let how = Self.conformance(of: type, in: file, declared: declared, files: files, seen: []) {
@@ -160,6 +160,23 @@ struct AdoptionPlan: Sendable {
         self.files = sources.compactMap { source in
             edits[source.path].map { EditedSource(path: source.path, text: source.text, insertions: $0) }
         }
+    }
+
+    /// Why a class isolated to a global actor is not adopted, and what of it is left to check: the
+    /// compiler checks its isolated members (and Swift 6 checks them again at run time), so it takes
+    /// no confinement; only `nonisolated(unsafe)` stored properties opt out of that, and they are
+    /// checked with `SchedulerBound(…, owner: MainThreadScheduler.shared)`, which a property wrapper
+    /// there cannot be (the team's one answer for `@MainActor` classes).
+    static func globalActorRefusal(_ type: TypeDeclaration, actor: String, in file: SourceFile) -> String {
+        let unsafe = file.members(open: type.openBrace, close: type.closeBrace).filter { member in
+            member.kind == .variable && !member.isTypeMember && member.computedAccessors == nil
+                && member.modifiers.contains("nonisolated(unsafe)")
+        }.compactMap { $0.nameToken.map { "'\(file.tokens[$0].text)'" } }
+        var message = "'\(type.qualifiedName)' is isolated to @\(actor), which the compiler checks (and Swift 6 again at run time); it takes no confinement, and its isolated members could not satisfy ConfinedObject's nonisolated 'confinement'"
+        if unsafe.isEmpty { return message }
+        let owner = actor == "MainActor" ? "MainThreadScheduler.shared" : "<its scheduler>"
+        message += "; its nonisolated(unsafe) \(unsafe.count == 1 ? "property" : "properties") \(unsafe.joined(separator: ", ")) opt out of that check: hold each value in SchedulerBound(<value>, owner: \(owner)), checked in every build (Getting Started, 'A @MainActor class')"
+        return message
     }
 
     /// How the class already conforms, or `nil`: `ConfinedObject` in its inheritance clause or an

@@ -143,6 +143,27 @@ struct AdoptCommandTests {
         #expect(result.standardOutput.hasSuffix("adopt: 'Store': nothing to change\n"))
     }
 
+    /// The team's one answer for a `@MainActor` class: the compiler's to check, no confinement; what
+    /// opts out of its isolation (`nonisolated(unsafe)` stored properties) is named, with the
+    /// `SchedulerBound` spelling that checks it.
+    @Test func aMainActorClassIsRefusedNamingWhatOptsOutOfItsIsolation() throws {
+        let sources = try TemporarySources(["A.swift": """
+            @MainActor final class SettingsModel {
+                var title = ""
+                nonisolated(unsafe) var lastSync = 0
+                private(set) nonisolated(unsafe) var retries = 0
+                nonisolated(unsafe) static var shared = 0
+            }
+            @MainActor final class Plain { var title = "" }
+            """])
+        let result = sources.adopt("SettingsModel")
+        #expect(result.status == AuditCommand.exitUsage)
+        #expect(result.standardError.hasPrefix("error: 'SettingsModel' is isolated to @MainActor, which the compiler checks (and Swift 6 again at run time); it takes no confinement, and its isolated members could not satisfy ConfinedObject's nonisolated 'confinement'; its nonisolated(unsafe) properties 'lastSync', 'retries' opt out of that check: hold each value in SchedulerBound(<value>, owner: MainThreadScheduler.shared), checked in every build"))
+        let plain = sources.adopt("Plain")
+        #expect(plain.standardError.hasPrefix("error: 'Plain' is isolated to @MainActor, which the compiler checks (and Swift 6 again at run time); it takes no confinement, and its isolated members could not satisfy ConfinedObject's nonisolated 'confinement'\n"))
+        #expect(try sources.read("A.swift").contains("nonisolated(unsafe) var lastSync = 0"), "nothing is edited")
+    }
+
     @Test(arguments: [
         ("struct Point { var x = 0 }", "Point", "error: 'Point' is a struct, not a class: ConfinedObject is a class protocol"),
         ("enum Mode { case a }", "Mode", "error: 'Mode' is an enum, not a class: ConfinedObject is a class protocol"),
