@@ -3,20 +3,11 @@
 /// Before the rules, an instance's construction steps (its initializer's, where it was built, before a
 /// non-transfer move) and the steps of entry points (``entryPoints(of:)``) are left out.
 ///
-/// The rules, in order (the first that applies decides):
-/// 1. A declared owner that was missed is `contradicted` (a declared type without misses is never in a
-///    file); one with no recorded miss is `insufficient`.
-/// 2. No kept instance with a step: `insufficient`.
-/// 3. A use from a `pool` thread, an instance that returns to a context it left (unless an explicit
-///    `handOff(to:)` took it back), or one used from two tasks: `not-confinable`, naming both sites.
-/// 4. Members used from a context no kept instance shows (instances or steps beyond the limits): the
-///    kept sample cannot speak for them, so `insufficient` unless each instance is its own owner anyway.
-/// 5. A hand-off is a move the code makes (`handOff(to:)`), or one every instance makes: then
-///    `hand-off` (to a task or a plain thread, which no `handOff(to:)` can name, `not-confinable`).
-///    A move no `handOff(to:)` made carries the line every instance let go at (``placement(of:)``).
-/// 6. Otherwise instances are judged where they start: one context for all is `main` or `owner`,
-///    different ones are `first-user`. Moves without a `handOff(to:)` that only some instances make are
-///    listed as stray: the proposed record will report them (a bug, or a hand-off to write).
+/// The rules, in order: each is one early return of ``judge(_:)``, a `// N.` comment at its line, a
+/// `ruleN…` row in `ProposerRuleTests` and an item of ProposingOwners' "The rules, in order"
+/// (`.ci/check-rules` holds the three to one numbering). The first that applies decides; moves
+/// without a `handOff(to:)` that only some instances make are then listed as stray by every rule
+/// from 4 on, and the sample's evidence by every rule.
 enum Proposer {
     static func propose(_ observed: Observation.Store.TypeEntry) -> Proposal.Entry {
         var type = observed
@@ -44,15 +35,18 @@ enum Proposer {
         )
         let sample = sampleEvidence(type, keptCount: kept.count, cut: cut)
 
+        // 1. A declared owner: `contradicted` with each miss, `insufficient` without one.
         if type.recordKind == "declared" {
             decideDeclared(type, &entry)
             entry.evidence += sample
             return entry
         }
+        // 2. No kept instance has a step: nothing to judge.
         guard !kept.isEmpty else {
             entry.evidence = ["no kept instance has a step: nothing to judge"] + sample
             return entry
         }
+        // 3. A pool use, a return to a context left (not by `handOff(to:)`), two tasks: `not-confinable`.
         let visits = kept.map(Self.visits)
         if let conflict = firstConflict(visits, memberUses: type.memberUses) {
             entry.conclusion = .notConfinable
@@ -72,34 +66,46 @@ enum Proposer {
         // the owner is where instances start and the fixed owner's checks will report those uses.
         let handsOff = moves.contains(where: \.isExplicit) || (movers > 0 && movers == visits.count)
         let stray = movers == visits.count ? [] : moves.filter { !$0.isExplicit }
+        func decided(_ entry: Proposal.Entry) -> Proposal.Entry {
+            var entry = entry
+            if entry.conclusion != .notConfinable && entry.conclusion != .insufficient && !stray.isEmpty {
+                entry.strayMoves = stray.map(\.handOff).uniqued { "\($0.from.label)\u{0}\($0.to.label)" }
+                entry.evidence += entry.strayMoves.map {
+                    "then used from \($0.to.description) at \(site($0.site)) without a handOff(to:), by \(movers) of \(kept.count) instances: a bug, or a hand-off to write there (then make the record transferable)"
+                }
+            }
+            entry.evidence += sample
+            return entry
+        }
 
+        // 4. No hand-off, instances start in different contexts: `first-user` (each its own owner,
+        //    whatever a member's use beyond the sample shows).
         if !handsOff && starts.count > 1 {
             entry.conclusion = .firstUser
             entry.uses = visits.map { use($0[0]) }.uniqued(by: \.context)
             entry.evidence = ["\(count), each first used in one context, \(starts.count) contexts in all: Confinement.detached()"]
-        } else if let stray = unseen.first {
+            return decided(entry)
+        }
+        // 5. A member used from a context no kept instance shows: the sample cannot speak for it.
+        if let stray = unseen.first {
             entry.evidence = [
                 "the kept instances say \(handsOff ? "hand-off" : "one owner"), but '\(stray.member)' was also used from \(stray.context.description) at \(site(stray.site)), by an instance whose steps were not kept; raise the limits or observe fewer instances",
             ]
-        } else if !handsOff, let only = starts.first {
-            // A task is no owner one can name: each instance is bound by its first use there.
+            return decided(entry)
+        }
+        // 6. No hand-off, one start: `main`, `owner`, or `first-user` for a task (no owner one can name).
+        if !handsOff, let only = starts.first {
             entry.owner = only.kind == .task ? nil : only
             entry.conclusion = only.kind == .main ? .main : only.kind == .task ? .firstUser : .owner
             entry.uses = [use(visits[0][0])]
             entry.evidence = ["\(count), \(stray.isEmpty ? "every use" : "each first used") on \(only.description)"]
             if only.kind == .main { entry.evidence.append("this type could be @MainActor") }
             if only.kind == .task { entry.evidence.append("a task is no scheduler: each instance is bound by its first use") }
-        } else {
-            decideHandOff(visits, moves: moves.filter { !stray.contains($0) }, count: count, &entry)
+            return decided(entry)
         }
-        if entry.conclusion != .notConfinable && entry.conclusion != .insufficient && !stray.isEmpty {
-            entry.strayMoves = stray.map(\.handOff).uniqued { "\($0.from.label)\u{0}\($0.to.label)" }
-            entry.evidence += entry.strayMoves.map {
-                "then used from \($0.to.description) at \(site($0.site)) without a handOff(to:), by \(movers) of \(kept.count) instances: a bug, or a hand-off to write there (then make the record transferable)"
-            }
-        }
-        entry.evidence += sample
-        return entry
+        // 7. Moves forward, never back: `hand-off` (to a task or a plain thread, `not-confinable`).
+        decideHandOff(visits, moves: moves.filter { !stray.contains($0) }, count: count, &entry)
+        return decided(entry)
     }
 
     /// The instance without the steps its construction made where it was built, when its first use
