@@ -87,7 +87,7 @@ extension ProposalApplier {
             if let superclass = possibleSuperclass(of: owner.type, in: file) {
                 return [at(record.line, 1, .warning, "\(held); '\(owner.type.qualifiedName)' declares no initializer, and '\(superclass)' may be a superclass whose initializers it inherits (declaring one would stop that): write '\(assignment)' in its initializers by hand; no edit")]
             }
-            let step = indentation.contains("\t") ? "\t" : "    "
+            let step = indentation.contains("\t" as Character) ? "\t" : "    "
             recordText += "\n\(indentation)init() {\n\(indentation)\(step)\(assignment)\n\(indentation)}"
             notes.append(at(record.line, 1, .note, "fix-it: declare 'init()' (the class has none, so the compiler made this one) assigning '\(expression)'"))
         }
