@@ -60,6 +60,16 @@ final class FeedReaderTests: XCTestCase {
         XCTAssertEqual(stats.totals().fetched, 3)
     }
 
+    func testTheImageCacheKeepsWhatItStores() {
+        for _ in 0..<2 {
+            let cache = ImageCache(limit: 4)
+            cache.store([1, 2], for: "logo")
+            XCTAssertEqual(cache.value(for: "logo"), [1, 2])
+            cache.removeAll()
+            XCTAssertNil(cache.value(for: "logo"))
+        }
+    }
+
     func testEachDownloaderCountsOnItsOwnQueue() {
         for feed in ["news", "sport"] {
             let downloader = Downloader(feed: feed)
