@@ -60,7 +60,7 @@ struct ObservationFileFixtureTests {
         var file = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
         let contexts = try #require(file["contexts"] as? [[String: Any]])
         let labels = Dictionary(uniqueKeysWithValues: contexts.map { ($0["id"] as? Int ?? 0, $0) })
-        let types = try #require(file["types"] as? [[String: Any]]).filter { ($0["type"] as? String)?.hasPrefix("Fixture") == true }
+        let types = try #require(file["types"] as? [[String: Any]]).filter { ["FixtureArticle", "FixtureShelf"].contains($0["type"] as? String ?? "") }
         var order: [Int] = []
         func renumber(_ id: Any?) -> Int {
             let id = id as? Int ?? 0

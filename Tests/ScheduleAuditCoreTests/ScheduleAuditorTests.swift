@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import ScheduleAuditCore
 
@@ -221,6 +222,34 @@ struct ScheduleAuditorTests {
         let reported = unknown.findings.filter { $0.typeName == "CleanUploader" }
         #expect(Set(reported.map(\.member)) == ["pending", "isPaused", "progress"])
         #expect(reported.allSatisfy { $0.kind == .unprotectedStoredProperty })
+    }
+
+    /// A `let` holding a class of another module that adopts `ConfinedObject` is not reported: that
+    /// object checks itself (RunningTheAudit, "Not audited"). The other module's graph says so; without
+    /// it, the audit cannot know, and says which module's graph it lacks.
+    @Test func aLetOfAnotherModulesConfinedClassIsNotReportedWhenItsGraphIsGiven() throws {
+        let other = try SymbolGraph(jsonData: Data(#"""
+            {"module": {"name": "Engines"}, "relationships": [{"kind": "conformsTo", "source": "s:7Engines6EngineC", "target": "s:11Schedulable14ConfinedObjectP"}],
+             "symbols": [{"kind": {"identifier": "swift.class"}, "identifier": {"precise": "s:7Engines6EngineC"}, "pathComponents": ["Engine"],
+                          "names": {"title": "Engine"}, "accessLevel": "public"}]}
+            """#.utf8))
+        var graphs = try Fixture.graphs("module")
+        for graph in graphs.indices {
+            for symbol in graphs[graph].symbols.indices where graphs[graph].symbols[symbol].pathComponents == ["FlawedUploader", "cache"] {
+                graphs[graph].symbols[symbol].declarationFragments = graphs[graph].symbols[symbol].declarationFragments?.map { fragment in
+                    var fragment = fragment
+                    if fragment.kind == "typeIdentifier" { (fragment.spelling, fragment.preciseIdentifier) = ("Engine", "s:7Engines6EngineC") }
+                    return fragment
+                }
+            }
+        }
+        let audit = { (context: [SymbolGraph]) in
+            ScheduleAuditor(moduleGraphs: graphs, contextGraphs: context, readSource: Fixture.reader()).run().findings.filter { $0.member == "cache" }
+        }
+        #expect(try audit(Fixture.graphs("context") + [other]).isEmpty)
+        let without = try #require(try audit(Fixture.graphs("context")).first)
+        #expect(without.kind == .nonSendableReferenceLet)
+        #expect(without.message.contains("'Engine', a class from module 'Engines' that the audit cannot show to be Sendable"))
     }
 
     @Test func withoutDependencyGraphsSchedulableClassesCannotBeShownSendable() throws {
