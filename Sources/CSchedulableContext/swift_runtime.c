@@ -1,5 +1,5 @@
-// Swift runtime internals (csched_swift_runtime.h): the current task's id, whether an object is
-// deallocating, whether its class is Swift-native, a type's stored fields.
+// Swift runtime internals (csched_swift_runtime.h): the current task's id and executor, whether an
+// object is deallocating, whether its class is Swift-native, a type's stored fields.
 
 #include "csched_private.h"
 
@@ -8,15 +8,25 @@ extern bool swift_isDeallocating(void *object);
 
 // MARK: - Tasks
 
-// Swift's concurrency runtime (libswift_Concurrency). Both functions use the Swift calling convention,
-// and both are found once: looked up at run time on Apple OSes (the library's floor, macOS 10.15 /
+// Swift's concurrency runtime (libswift_Concurrency). The three functions use the Swift calling
+// convention, and all three are found once: looked up at run time on Apple OSes (the library's floor, macOS 10.15 /
 // iOS 13, predates some of the OS runtimes that export them, and a missing symbol must mean "no task
 // windows", not a launch failure), linked on Linux (the runtime ships with the toolchain). The same
 // pointers and the same checks on both, so the Linux tests run the logic Apple builds use.
 typedef __attribute__((swiftcall)) void *(*csched_get_current_task_fn)(void);
 typedef __attribute__((swiftcall)) uint64_t (*csched_get_task_id_fn)(void *);
+// `SerialExecutorRef` (include/swift/ABI/Executor.h): the executor's identity (a heap object: the
+// actor, the main executor, a custom executor; null for the generic executor) and its witness table
+// with flag bits. Two words, returned in registers by the Swift calling convention. The function is
+// part of the runtime's ABI since Swift 5.5: the compiler emits calls to it (`#isolation`, hop-back).
+typedef struct {
+    const void *identity;
+    uintptr_t implementation;
+} csched_executor_ref;
+typedef __attribute__((swiftcall)) csched_executor_ref (*csched_get_current_executor_fn)(void);
 static csched_get_current_task_fn csched_get_current_task = NULL;
 static csched_get_task_id_fn csched_get_task_id = NULL;
+static csched_get_current_executor_fn csched_get_current_executor = NULL;
 static pthread_once_t csched_task_functions_once = PTHREAD_ONCE_INIT;
 // 0 not looked up yet, 1 found, 2 missing or switched off. Published with release after the pointers,
 // so the hot path (a task's object creation) is one acquiring load and a compare, not a pthread_once.
@@ -25,6 +35,7 @@ static _Atomic int csched_task_functions_state = 0;
 #if !defined(__APPLE__)
 extern __attribute__((swiftcall)) void *swift_task_getCurrent(void);
 extern __attribute__((swiftcall)) uint64_t swift_task_getJobTaskId(void *job);
+extern __attribute__((swiftcall)) csched_executor_ref swift_task_getCurrentExecutor(void);
 #endif
 
 static void csched_find_task_functions(void) {
@@ -32,12 +43,15 @@ static void csched_find_task_functions(void) {
 #if defined(__APPLE__)
         csched_get_current_task = (csched_get_current_task_fn)dlsym(RTLD_DEFAULT, "swift_task_getCurrent");
         csched_get_task_id = (csched_get_task_id_fn)dlsym(RTLD_DEFAULT, "swift_task_getJobTaskId");
+        csched_get_current_executor = (csched_get_current_executor_fn)dlsym(RTLD_DEFAULT, "swift_task_getCurrentExecutor");
 #else
         csched_get_current_task = swift_task_getCurrent;
         csched_get_task_id = swift_task_getJobTaskId;
+        csched_get_current_executor = swift_task_getCurrentExecutor;
 #endif
     }
-    bool found = csched_get_current_task != NULL && csched_get_task_id != NULL;
+    // A window needs all three: without the executor, a window could not end at an executor hop.
+    bool found = csched_get_current_task != NULL && csched_get_task_id != NULL && csched_get_current_executor != NULL;
     atomic_store_explicit(&csched_task_functions_state, found ? 1 : 2, memory_order_release);
 }
 
@@ -57,15 +71,22 @@ bool csched_task_ids_available(void) {
 #if defined(__APPLE__)
 #define CSCHED_GET_CURRENT_TASK csched_get_current_task
 #define CSCHED_GET_TASK_ID csched_get_task_id
+#define CSCHED_GET_CURRENT_EXECUTOR csched_get_current_executor
 #else
 #define CSCHED_GET_CURRENT_TASK swift_task_getCurrent
 #define CSCHED_GET_TASK_ID swift_task_getJobTaskId
+#define CSCHED_GET_CURRENT_EXECUTOR swift_task_getCurrentExecutor
 #endif
 
 uint64_t csched_current_task_id(void) {
     if (!csched_task_ids_available()) return 0;
     void *task = CSCHED_GET_CURRENT_TASK();
     return task == NULL ? 0 : CSCHED_GET_TASK_ID(task);
+}
+
+uintptr_t csched_current_executor_identity(void) {
+    if (!csched_task_ids_available()) return 0;
+    return (uintptr_t)CSCHED_GET_CURRENT_EXECUTOR().identity;
 }
 
 #if defined(__APPLE__)

@@ -101,6 +101,22 @@ struct PlatformInternalsTests {
         #expect(other != 0 && other != PlatformInternals.currentTaskID)
     }
 
+    /// The runtime's current executor: the generic one (0) in a task on the pool, each actor its own,
+    /// the same actor the same after a suspension. What a task's construction window is keyed by besides
+    /// the task.
+    @Test func theCurrentExecutorTellsActorsApart() async {
+        let pool = await Task.detached { PlatformInternals.currentExecutorIdentity }.value
+        let first = ExecutorProbe(), second = ExecutorProbe()
+        let inFirst = await first.identityAcrossASuspension()
+        let inSecond = await second.identityAcrossASuspension()
+        #expect(pool == 0)
+        #expect(inFirst.0 != 0 && inFirst.0 == inFirst.1)
+        #expect(inSecond.0 != 0 && inSecond.0 == inSecond.1)
+        #expect(inFirst.0 != inSecond.0)
+        let onMain = await MainActor.run { PlatformInternals.currentExecutorIdentity }
+        #expect(onMain != 0 && onMain != inFirst.0)
+    }
+
     /// Off: every task id is 0, so a task gets no construction window: its own use of an object it just
     /// built for another owner is reported (with task ids it passes: `TaskConstructionWindowTests`).
     @Test(.exitTest) func withoutTaskIDsATaskHasNoConstructionWindow() async {
@@ -281,3 +297,12 @@ private func stackCapturedOnAQueue() -> [CallStack.Frame] {
     DispatchQueue(label: "exit.internals.dwarf").sync { CallStack.capture(limit: 32) }.frames()
 }
 #endif
+
+/// An actor that reads the runtime's current executor on itself, before and after suspending.
+actor ExecutorProbe {
+    func identityAcrossASuspension() async -> (UInt, UInt) {
+        let before = PlatformInternals.currentExecutorIdentity
+        await Task.yield()
+        return (before, PlatformInternals.currentExecutorIdentity)
+    }
+}

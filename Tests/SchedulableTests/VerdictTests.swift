@@ -123,6 +123,23 @@ struct VerdictTests {
         #expect(result.effects == ["stripe", "legitimate", "holds(owner)"])
     }
 
+    @Test func rule11TheCreatingTaskOnAnotherExecutorEndsItsWindowAndIsJudgedLikeAnyoneElse() {
+        let hopped = { FakeRecord(word: .unsettled, owner: Self.owner, window: .creatingTaskOnAnotherExecutor) }
+        let use = judge(.use, Self.method, record: hopped(), here: FakeHere())
+        #expect(use.verdict == "report")
+        #expect(use.effects == ["stripe", "endWindow(hop)", "excludes", "report(wrongContext)", "holds(owner)", "delivering"])
+        // A question ends it too, and answers "no".
+        let question = judge(.question, record: hopped(), here: FakeHere())
+        #expect(question.verdict == "no")
+        #expect(question.effects == ["stripe", "endWindow(hop)", "holds(owner)"])
+        // The owner's use comes first (rule 10), and an excluded member still passes after (rule 12).
+        #expect(judge(.use, Self.method, record: hopped(), here: FakeHere(holdsOwner: true)).verdict == "pass")
+        let excluded = FakeRecord(word: .unsettled, owner: Self.owner, excluded: true, window: .creatingTaskOnAnotherExecutor)
+        let exclusion = judge(.use, Self.method, record: excluded, here: FakeHere())
+        #expect(exclusion.verdict == "pass")
+        #expect(exclusion.effects == ["stripe", "endWindow(hop)", "excludes", "holds(owner)"])
+    }
+
     @Test func rule12AnExcludedMemberPassesAfterTheOwnersRules() {
         let record = FakeRecord(word: .unsettled, owner: Self.owner, excluded: true)
         let result = judge(.use, Self.method, record: record, here: FakeHere())
@@ -291,7 +308,7 @@ final class FakeRecord: VerdictRecord {
     let stored: Bool
     let settlesOnClose: Bool
     let excluded: Bool
-    let inWindow: Bool
+    let constructionWindowHere: ConstructionWindowHere
     let needsResolution: Bool
     let isFixed: Bool
     let observedAt: CodeLocation?
@@ -299,8 +316,8 @@ final class FakeRecord: VerdictRecord {
 
     init(
         word: RecordWord, owner: ExecutionContext?, stored: Bool = true, settlesOnClose: Bool = false,
-        excluded: Bool = false, inWindow: Bool = false, needsResolution: Bool = false, fixed: Bool = false,
-        observedAt: CodeLocation? = nil
+        excluded: Bool = false, inWindow: Bool = false, window: ConstructionWindowHere? = nil,
+        needsResolution: Bool = false, fixed: Bool = false, observedAt: CodeLocation? = nil
     ) {
         self.isFixed = fixed
         self.observedAt = observedAt
@@ -309,7 +326,7 @@ final class FakeRecord: VerdictRecord {
         self.stored = stored
         self.settlesOnClose = settlesOnClose
         self.excluded = excluded
-        self.inWindow = inWindow
+        self.constructionWindowHere = window ?? (inWindow ? .open : .none)
         self.needsResolution = needsResolution
     }
 
@@ -325,13 +342,13 @@ final class FakeRecord: VerdictRecord {
     }
     var lockedOwner: ExecutionContext? { owner }
     var lockedBoundAt: PackedCodeLocation { .none }
-    var isInConstructionWindowHere: Bool { inWindow }
     func excludes(_ member: ConfinedMemberReference) -> Bool {
         effects.append("excludes")
         return excluded
     }
     func bindByFirstUse(to context: ExecutionContext, member: ConfinedMemberReference) { effects.append("bind(\(context.id))") }
     func endWindowOnOwnersUse(_ owner: ExecutionContext) { effects.append("endWindow") }
+    func endWindowOnExecutorHop() { effects.append("endWindow(hop)") }
     func recordLegitimateUse(_ member: ConfinedMemberReference) { effects.append("legitimate") }
     func transfer(to newOwner: ExecutionContext?, member: ConfinedMemberReference) {
         effects.append("transfer(\(newOwner.map { "\($0.id)" } ?? "nil"))")

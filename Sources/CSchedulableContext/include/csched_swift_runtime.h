@@ -17,7 +17,13 @@ extern "C" {
 /// at run time there), where tasks on the pool then get no construction window.
 uint64_t csched_current_task_id(void);
 
-/// Whether the task-id functions were found (Apple: looked up at run time) and
+/// The identity of the executor the calling code runs on, as the Swift runtime tracks it
+/// (`swift_task_getCurrentExecutor`): an actor, the main actor's executor, a custom executor; 0 for the
+/// generic executor (a task on the cooperative pool outside any actor), outside any job, and whenever
+/// `csched_current_task_id` is always 0. It changes when a task hops to another executor, and only then.
+uintptr_t csched_current_executor_identity(void);
+
+/// Whether the task-id and executor functions were found (Apple: looked up at run time) and
 /// `SCHEDULABLE_DISABLE_TASK_IDS` is not set. When false, every task id is 0: tasks get no
 /// construction window of their own.
 bool csched_task_ids_available(void);

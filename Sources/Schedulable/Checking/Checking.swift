@@ -76,8 +76,14 @@ package enum Checking {
                 return legitimate(access, member: member, newOwner: newOwner, record: record)
             }
             // 11. TM "Construct here, use there": the work that built the object, while its window is
-            //     open.
-            if record.isInConstructionWindowHere { return legitimate(access, member: member, newOwner: newOwner, record: record) }
+            //     open — for a task, while it runs on the executor it built the object on. Once the
+            //     task runs on another (an actor, the main actor), the object can be in use elsewhere,
+            //     as after a hand-off: the window ends for every record the task built in it.
+            switch record.constructionWindowHere {
+            case .open: return legitimate(access, member: member, newOwner: newOwner, record: record)
+            case .creatingTaskOnAnotherExecutor: record.endWindowOnExecutorHop()
+            case .none: break
+            }
             // 12. TM "The verdict, in order" (exclusion wins), after the owner's rules: the owner's use
             //     of an excluded member still ends the window.
             if access == .use, let member, record.excludes(member) { return .pass }

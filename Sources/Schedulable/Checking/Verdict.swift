@@ -97,8 +97,9 @@ package protocol VerdictRecord {
     /// Under the stripe: where the record was bound.
     var lockedBoundAt: PackedCodeLocation { get }
     /// Under the stripe: whether the calling code is the work still building the object (its
-    /// construction window is open here).
-    var isInConstructionWindowHere: Bool { get }
+    /// construction window is open here), and for a task's window, whether the task still runs on the
+    /// executor it built the object on.
+    var constructionWindowHere: ConstructionWindowHere { get }
     /// Under the stripe: whether the options leave `member` unchecked (may settle the word from what
     /// earlier probes found).
     func excludes(_ member: ConfinedMemberReference) -> Bool
@@ -108,6 +109,9 @@ package protocol VerdictRecord {
     func bindByFirstUse(to context: ExecutionContext, member: ConfinedMemberReference)
     /// Under the stripe: ends the construction window, if open, on the owner's first use.
     func endWindowOnOwnersUse(_ owner: ExecutionContext)
+    /// Under the stripe: ends the construction window of the task that built the object, which now
+    /// runs on another executor — for every record the task built in it.
+    func endWindowOnExecutorHop()
     /// Under the stripe: records a legitimate use in the ownership history.
     func recordLegitimateUse(_ member: ConfinedMemberReference)
     /// Under the stripe: hands the record to `newOwner` (or detaches it) by `member`.
@@ -120,6 +124,18 @@ package protocol VerdictRecord {
     /// `member` as a report or a step names it (a `@Confined` property's name read from `object`'s
     /// fields). Reporting and observation paths only.
     func named(_ member: ConfinedMemberReference, on object: AnyObject) -> ConfinedMemberReference
+}
+
+/// Whether the calling code is the work that built a record's object, while its construction window
+/// is open (rule 11).
+package enum ConstructionWindowHere {
+    /// No: the window is over, or it is other work's.
+    case none
+    /// The work that built the object (a library work item, a thread, a task), its window open.
+    case open
+    /// The task that built the object, its window open, now running on another executor than the one
+    /// it built the object on (an actor's, the main actor's, or the generic executor after either).
+    case creatingTaskOnAnotherExecutor
 }
 
 /// What the verdict reads of a record's state word without a lock.
@@ -146,11 +162,12 @@ extension VerdictRecord {
     package func isStored(in object: AnyObject) -> Bool { true }
     package func closeUnstored(on object: AnyObject, member: ConfinedMemberReference) {}
     package func excludesWhenSettled(_ member: ConfinedMemberReference) -> Bool { false }
-    package var isInConstructionWindowHere: Bool { false }
+    package var constructionWindowHere: ConstructionWindowHere { .none }
     package func excludes(_ member: ConfinedMemberReference) -> Bool { false }
     package var needsResolution: Bool { false }
     package func bindByFirstUse(to context: ExecutionContext, member: ConfinedMemberReference) {}
     package func endWindowOnOwnersUse(_ owner: ExecutionContext) {}
+    package func endWindowOnExecutorHop() {}
     package func recordLegitimateUse(_ member: ConfinedMemberReference) {}
     package func transfer(to newOwner: ExecutionContext?, member: ConfinedMemberReference) {}
     package var observedAt: CodeLocation? { nil }

@@ -38,7 +38,7 @@ extension ConfinementRecord: VerdictRecord {
 
     package var lockedBoundAt: PackedCodeLocation { _boundAt }
 
-    package var isInConstructionWindowHere: Bool { state.isOnConstructingThread }
+    package var constructionWindowHere: ConstructionWindowHere { state.constructionWindowHere }
 
     package func bindByFirstUse(to context: ExecutionContext, member: ConfinedMemberReference) {
         #if SCHEDULABLE_CHECKS
@@ -50,6 +50,12 @@ extension ConfinementRecord: VerdictRecord {
 
     package func endWindowOnOwnersUse(_ owner: ExecutionContext) {
         if state.constructionEpoch != nil { publish(.bound(to: owner, needsResolution: needsResolution)) }
+    }
+
+    package func endWindowOnExecutorHop() {
+        guard let epoch = state.taskWindowEpoch, let owner = _owner else { return }
+        TaskConstructionWindows.close(epoch)
+        publish(.bound(to: owner, needsResolution: needsResolution))
     }
 
     package func recordLegitimateUse(_ member: ConfinedMemberReference) {

@@ -51,13 +51,13 @@ struct ConfinementState: Equatable {
     }
 
     /// Whether the calling code is the work still building the object: the task that created the
-    /// record (its window still open), or the same thread with no hand-off to a library scheduler since
-    /// and still in the same work — the library work item that created it, or for a thread's epoch the
-    /// same dispatch queue's work (or none).
-    var isOnConstructingThread: Bool {
-        guard let epoch = constructionEpoch else { return false }
-        if epoch & TaskConstructionWindows.taskFlag != 0 { return TaskConstructionWindows.isOpen(epoch) }
-        return csched_in_construction_epoch(uintptr_t(epoch))
+    /// record (its window still open; on the executor it created the record on, or not), or the same
+    /// thread with no hand-off to a library scheduler since and still in the same work — the library
+    /// work item that created it, or for a thread's epoch the same dispatch queue's work (or none).
+    var constructionWindowHere: ConstructionWindowHere {
+        guard let epoch = constructionEpoch else { return .none }
+        if epoch & TaskConstructionWindows.taskFlag != 0 { return TaskConstructionWindows.here(epoch) }
+        return csched_in_construction_epoch(uintptr_t(epoch)) ? .open : .none
     }
 
     /// The epoch of a task's window, when this is one (see ``TaskConstructionWindows``).

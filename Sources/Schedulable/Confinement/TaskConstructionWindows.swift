@@ -12,6 +12,13 @@ import CSchedulableContext
 /// uses the object, or ``Confinement/endConstruction()``. The key is the task's id, which the runtime
 /// never reuses in a process.
 ///
+/// A window also belongs to the executor the task ran on when it opened (the runtime's current
+/// executor: an actor, the main actor, or the generic one). A task that hops to another executor takes
+/// its objects where other code can reach them, as surely as a hand-off does: the first check or
+/// creation of an object by the task on another executor ends the window (the verdict's rule 11), for
+/// good, and the task's later objects get a new one. What ends it is which executor runs the code,
+/// never timing.
+///
 /// A window is an object (``TaskWindow``) that every record created in it retains through its state
 /// word, so the window lives exactly as long as records are in it, plus one per thread: each thread
 /// caches the last window it handed out, which makes creating objects in a loop cost two atomic
@@ -39,13 +46,17 @@ package enum TaskConstructionWindows {
 
     /// The epoch of a new record created by `task`: its open window (retained for the record).
     static func open(task: UInt64) -> UInt {
+        let executor = PlatformInternals.currentExecutorIdentity
         if let cached = csched_task_window_cached(task) {
             let window = Unmanaged<TaskWindow>.fromOpaque(cached)
-            if window._withUnsafeGuaranteedRef({ $0.isOpen }) { return epoch(of: window.retain()) }
+            if window._withUnsafeGuaranteedRef({ $0.isOpen && $0.executor == executor }) { return epoch(of: window.retain()) }
         }
         let window = table.withLock { table -> TaskWindow in
-            if let open = table[task]?.window, open.isOpen { return open }
-            let window = TaskWindow(task: task)
+            if let open = table[task]?.window, open.isOpen {
+                if open.executor == executor { return open }
+                open.close()            // the task left the executor it opened the window on
+            }
+            let window = TaskWindow(task: task, executor: executor)
             table[task] = WeakWindow(window: window)
             csched_set_task_windows_open(UInt(table.count))
             return window
@@ -64,11 +75,20 @@ package enum TaskConstructionWindows {
         Unmanaged.fromOpaque(UnsafeRawPointer(bitPattern: (epoch & ~taskFlag) << addressShift)!)
     }
 
-    /// Whether the calling code runs in the task that opened window `epoch`, and it is still open
-    /// (the record whose word holds `epoch` keeps the window alive).
-    static func isOpen(_ epoch: UInt) -> Bool {
+    /// Whether the calling code runs in the task that opened window `epoch`, while it is still open,
+    /// and on which executor (the record whose word holds `epoch` keeps the window alive).
+    static func here(_ epoch: UInt) -> ConstructionWindowHere {
         let task = PlatformInternals.currentTaskID
-        return task != 0 && window(ofEpoch: epoch)._withUnsafeGuaranteedRef { $0.task == task && $0.isOpen }
+        guard task != 0 else { return .none }
+        return window(ofEpoch: epoch)._withUnsafeGuaranteedRef { window in
+            guard window.task == task, window.isOpen else { return .none }
+            return window.executor == PlatformInternals.currentExecutorIdentity ? .open : .creatingTaskOnAnotherExecutor
+        }
+    }
+
+    /// Closes window `epoch` for good: its task runs on another executor (the verdict's rule 11).
+    static func close(_ epoch: UInt) {
+        window(ofEpoch: epoch)._withUnsafeGuaranteedRef { $0.close() }
     }
 
     /// A record created in window `epoch` left it (its window ended, or it was freed).
@@ -102,10 +122,13 @@ final class TaskWindow {
     private var state: AtomicWord
     /// The task's id.
     let task: UInt64
+    /// The identity of the executor the task ran on when the window opened (0: the generic executor).
+    let executor: UInt
 
-    init(task: UInt64) {
+    init(task: UInt64, executor: UInt) {
         self.state = AtomicWord(1)
         self.task = task
+        self.executor = executor
     }
 
     /// Whether the window is still open.
@@ -117,5 +140,6 @@ final class TaskWindow {
     deinit { TaskConstructionWindows.forget(task: task) }
 }
 
-// `state` is only read and written through AtomicWord's atomic functions; `task` is immutable.
+// `state` is only read and written through AtomicWord's atomic functions; `task` and `executor` are
+// immutable.
 extension TaskWindow: @unchecked Sendable {}

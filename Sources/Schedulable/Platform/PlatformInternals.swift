@@ -167,6 +167,11 @@ package enum PlatformInternals {
     /// missing (older Apple OSes) or switch `TASK_IDS` is set: tasks then get no construction window.
     package static var currentTaskID: UInt64 { csched_current_task_id() }
 
+    /// The identity of the executor the calling code runs on (`swift_task_getCurrentExecutor`): an actor,
+    /// the main actor's, a custom one; 0 on the generic executor and outside any job — and always 0 when
+    /// ``currentTaskID`` is.
+    package static var currentExecutorIdentity: UInt { UInt(csched_current_executor_identity()) }
+
     /// Whether `object` is running its deinit (`swift_isDeallocating`), or `nil` (switch
     /// `DEINIT_EXEMPTION`, a class rooted in Objective-C, or the self-check failed).
     package static func isDeallocating(_ object: AnyObject) -> Bool? {
