@@ -139,12 +139,6 @@ actor Workshop {
 
     /// Builds a counter here and uses it after suspending (the actor stays this one).
     func buildAcrossSuspensions(owner: SerialQueueScheduler, recorder: ViolationRecorder) async -> [Bool] {
-        let counter = withConfinementViolationHandler(recorder) { Counter(owner: owner) }
-        counter.increment()
-        let before = counter.confinement.isIsolated
-        await Task.yield()
-        try? await Task.sleep(nanoseconds: 10_000)
-        counter.increment()
-        return [before, counter.confinement.isIsolated]
+        await buildAndUseAcrossSuspensions(owner: owner, recorder: recorder)
     }
 }

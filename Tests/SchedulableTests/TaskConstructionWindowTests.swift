@@ -17,15 +17,7 @@ struct TaskConstructionWindowTests {
         let owner = SerialQueueScheduler(label: "test.taskwindow.owner")
         var answers: [String: Int] = [:]
         for _ in 0..<Self.repetitions {
-            let seen = await Task.detached { () -> [Bool] in
-                let counter = withConfinementViolationHandler(recorder) { Counter(owner: owner) }
-                counter.increment()
-                let before = counter.confinement.isIsolated
-                await Task.yield()
-                try? await Task.sleep(nanoseconds: 10_000)
-                counter.increment()
-                return [before, counter.confinement.isIsolated]
-            }.value
+            let seen = await Task.detached { await buildAndUseAcrossSuspensions(owner: owner, recorder: recorder) }.value
             answers["\(seen)", default: 0] += 1
         }
         #expect(answers == ["[true, true]": Self.repetitions])
@@ -111,4 +103,19 @@ struct TaskConstructionWindowTests {
             guard count() <= 64 else { exit(4) }
         }
     }
+}
+
+/// Builds a counter for `owner`, uses it, suspends (the task may resume on another pool thread) and
+/// uses it again, on the caller's executor throughout (`isolation`): whether it was isolated before and
+/// after. Called from a task on the pool and from inside an actor.
+func buildAndUseAcrossSuspensions(
+    owner: SerialQueueScheduler, recorder: ViolationRecorder, isolation: isolated (any Actor)? = #isolation
+) async -> [Bool] {
+    let counter = withConfinementViolationHandler(recorder) { Counter(owner: owner) }
+    counter.increment()
+    let before = counter.confinement.isIsolated
+    await Task.yield()
+    try? await Task.sleep(nanoseconds: 10_000)
+    counter.increment()
+    return [before, counter.confinement.isIsolated]
 }
