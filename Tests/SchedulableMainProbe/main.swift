@@ -13,7 +13,8 @@
 // through a frame with a clobbered frame pointer (StackCapture.swift) and exits; with "observe" it uses
 // two observed objects and exits normally, writing the observation file (Observe.swift); with "tiers" it
 // exits 0 when the debug tier is compiled in (.ci/run's release-env step); with "crash <kind>" it makes a
-// report and then crashes in that way (Crash.swift).
+// report and then crashes in that way (Crash.swift); with "summary <violations> <sites>" it makes that
+// many reports and exits normally, printing the policy's summary (Summary.swift).
 
 import CSchedulableContext
 import Dispatch
@@ -74,6 +75,11 @@ if CommandLine.arguments.dropFirst().first == "observe" {
 
 if CommandLine.arguments.dropFirst().first == "crash" {
     runCrash(CommandLine.arguments.dropFirst(2).first ?? "", CommandLine.arguments.dropFirst(3).first)
+}
+
+if CommandLine.arguments.dropFirst().first == "summary" {
+    let counts = CommandLine.arguments.dropFirst(2).compactMap { Int($0) }
+    runSummary(violations: counts.first ?? 1_000, sites: counts.dropFirst().first ?? 1)
 }
 
 if CommandLine.arguments.dropFirst().first == "report" {

@@ -49,19 +49,10 @@ struct CrashReportTests {
 
     /// The issue's own example: a warning, then the app's force unwrap; 200 runs.
     @Test func aWarningThenAForceUnwrapKeepsTheReport() throws {
-        // The runs are independent processes: two at a time (one per core), so that 200 waits in a row
-        // are not the suite's longest chain. Each run writes only its own slot; the outcomes are checked
-        // afterwards, in order, on the test's thread.
-        let runs = underThreadSanitizer ? 10 : 200
-        let outcomes = UnsafeMutableBufferPointer<Result<ProgramOutcome, any Error>?>.allocate(capacity: runs)
-        outcomes.initialize(repeating: nil)
-        defer { outcomes.deallocate() }
-        nonisolated(unsafe) let slots = outcomes
-        DispatchQueue.concurrentPerform(iterations: runs) { run in
-            slots[run] = Result { try runMainProbe(["crash", "force-unwrap"], environment: ["SCHEDULABLE_CONFINEMENT=warn"]) }
-        }
-        for run in 0..<runs {
-            let outcome = try #require(outcomes[run]).get()
+        let outcomes = try runMainProbe(
+            times: underThreadSanitizer ? 10 : 200, ["crash", "force-unwrap"], environment: ["SCHEDULABLE_CONFINEMENT=warn"]
+        )
+        for (run, outcome) in outcomes.enumerated() {
             #expect(outcome.signal == Self.swiftTrapSignal, "run \(run): \(outcome.standardError)")
             try expectReport(in: outcome, run: run)
         }

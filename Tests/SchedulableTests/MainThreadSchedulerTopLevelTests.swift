@@ -1,3 +1,4 @@
+import Dispatch
 import Testing
 
 #if canImport(Glibc)
@@ -75,6 +76,22 @@ func runMainProbe(
         signal: terminatingSignal == 0 ? nil : terminatingSignal,
         standardError: String(decoding: bytes, as: UTF8.self)
     )
+}
+
+/// Runs the probe `runs` times with the same arguments, two at a time (one per core, so that many runs
+/// in a row are not the suite's longest chain), and returns the outcomes in run order. Each run writes
+/// only its own slot; the caller checks them afterwards, on its own thread.
+func runMainProbe(
+    times runs: Int, _ arguments: [String], environment: [String] = []
+) throws -> [ProgramOutcome] {
+    let outcomes = UnsafeMutableBufferPointer<Result<ProgramOutcome, any Error>?>.allocate(capacity: runs)
+    outcomes.initialize(repeating: nil)
+    defer { outcomes.deallocate() }
+    nonisolated(unsafe) let slots = outcomes
+    DispatchQueue.concurrentPerform(iterations: runs) { run in
+        slots[run] = Result { try runMainProbe(arguments, environment: environment) }
+    }
+    return try (0..<runs).map { try #require(outcomes[$0]).get() }
 }
 
 private func readSymbolicLink(_ path: String) -> String? {

@@ -19,7 +19,10 @@ import Darwin
 /// 3. ``Stage/observations``: the observation file, after everything the run reported.
 /// 4. ``Stage/testRun``: a test run that must exit with a failure says so last (it may end the process).
 ///
-/// A stage's actions run in the order they were added. An action added while the hook runs is not run.
+/// A stage's actions run in the order they were added. A stage's actions are read when the stage starts,
+/// not when the hook does: an earlier stage can add to a later one (the reports written by
+/// ``Stage/flushReports`` are where a policy handler first holds a report back, and so asks for its
+/// summary). An action added to a stage that has started, or has run, is not run.
 package enum ProcessExitHook {
     /// When an action runs, in this order.
     package enum Stage: Int, CaseIterable, Sendable {
@@ -45,9 +48,8 @@ package enum ProcessExitHook {
     }
 
     private static func run() {
-        let byStage = actions.withLock { $0.byStage }
         for stage in Stage.allCases {
-            for action in byStage[stage] ?? [] { action() }
+            for action in actions.withLock({ $0.byStage[stage] ?? [] }) { action() }
         }
     }
 }
