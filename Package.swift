@@ -61,9 +61,33 @@ let package = Package(
         // that a violation fails the test that caused it in any test binary that links
         // SchedulableTesting, with no trait or base class (Swift has no load-time hook).
         .target(name: "CSchedulableTesting"),
+        // A Swift 5-mode module that calls back on queues of its own: the shapes in which Swift 6 code's
+        // isolation checks trap (IsolationCheckTests).
+        .target(
+            name: "IsolationShapesLegacy",
+            path: "Tests/IsolationShapesLegacy",
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
+        // The migration preview (Testing.md): a Swift 5-mode module with the upcoming feature that emits
+        // Swift 6's isolation checks, and the same code without it.
+        .target(
+            name: "IsolationPreviewSwift5",
+            dependencies: ["IsolationShapesLegacy"],
+            path: "Tests/IsolationPreviewSwift5",
+            swiftSettings: [.swiftLanguageMode(.v5), .enableUpcomingFeature("DynamicActorIsolation")]
+        ),
+        .target(
+            name: "IsolationPlainSwift5",
+            dependencies: ["IsolationShapesLegacy"],
+            path: "Tests/IsolationPlainSwift5",
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
         .testTarget(
             name: "SchedulableTestingTests",
-            dependencies: ["Schedulable", "SchedulableTesting"],
+            dependencies: [
+                "Schedulable", "SchedulableTesting", "IsolationShapesLegacy", "IsolationPreviewSwift5",
+                "IsolationPlainSwift5",
+            ],
             swiftSettings: checksSettings
         ),
         // Frames in assembly that stack capture must walk through (a clobbered frame pointer).

@@ -18,6 +18,7 @@ let scenarios: [String: () -> Void] = [
     "deadlock": deadlock,
     "ownership-history": ownershipHistory,
     "empty-label": emptyLabel,
+    "isolation-check": isolationCheck,
 ]
 
 let arguments = CommandLine.arguments.dropFirst()

@@ -121,6 +121,17 @@ require(handle.scheduler === MainThreadScheduler.shared, 21)
 require(handle.isIsolated && handle.object.add() == 1, 22)
 
 switch CommandLine.arguments.dropFirst().first {
+case "isolation-trap":
+    // Not linked with SchedulableTesting: a failed Swift isolation check is the runtime's trap.
+    DispatchQueue.global().async { MainActor.assumeIsolated { _ = 1 } }
+case "isolation-opt-in":
+    // An app's debug run that opts in: the check is reported, once per site, and the program goes on.
+    ConfinementSystem.reportSwiftIsolationChecks()
+    DispatchQueue.global().async {
+        for _ in 0..<3 { MainActor.assumeIsolated { _ = 1 } }
+        ConfinementSystem.flushReports()
+        exit(0)
+    }
 case "thread-scheduler":
     let worker = ThreadScheduler(label: "probe.worker")
     worker.schedule { _ = owned.render() }  // Not the main thread, not on its behalf: traps.

@@ -6,7 +6,7 @@
 // Private internals (other projects' layouts or private entry points, each with a self-check and a
 // kill switch, called from Swift only through Platform/PlatformInternals.swift):
 //                        csched_dispatch_internals.h, csched_swift_runtime.h, csched_trap_report.h,
-//                        csched_runtime_issues.h, csched_test_frameworks.h
+//                        csched_runtime_issues.h, csched_test_frameworks.h, csched_isolation_hooks.h
 
 #ifndef C_SCHEDULABLE_UMBRELLA_H
 #define C_SCHEDULABLE_UMBRELLA_H
@@ -17,6 +17,7 @@
 #include "csched_dispatch_calls.h"
 #include "csched_dispatch_internals.h"
 #include "csched_epochs.h"
+#include "csched_isolation_hooks.h"
 #include "csched_reporting_state.h"
 #include "csched_runtime_issues.h"
 #include "csched_swift_runtime.h"

@@ -229,6 +229,26 @@ enum RuntimeImages {
         }
     }
 
+    /// See ``CallStack/atItsEntry(_:)``.
+    static func entryLine(returningTo address: UInt, in function: String, orOfTheCallAfter: Bool) -> (path: String, line: Int)? {
+        let map = current
+        #if os(Linux)
+        if PlatformInternals.dwarfReaderAllowed {
+            return CallStack.entryLine(returningTo: address, in: function, orOfTheCallAfter: orOfTheCallAfter) {
+                locateFromDwarf($0, map)
+            }
+        }
+        #endif
+        let options: Backtrace.SymbolicationOptions = [.showSourceLocations, .useSymbolCache]
+        return CallStack.entryLine(returningTo: address, in: function, orOfTheCallAfter: orOfTheCallAfter) { address in
+            guard let probe = RuntimeBacktraceReader.backtrace(of: [address], programCounters: true),
+                  let symbolicated = symbolicating.withLock({ probe.symbolicated(with: map, options: options) })
+            else { return nil }
+            let symbol = symbolicated.frames.last?.symbol
+            return (symbol?.rawName, symbol?.sourceLocation?.path, symbol?.sourceLocation?.line)
+        }
+    }
+
     private static func isOutside(_ frame: Backtrace.Frame, _ map: ImageMap) -> Bool {
         switch frame {
         case .programCounter(let address), .returnAddress(let address), .asyncResumePoint(let address):

@@ -22,6 +22,8 @@ package enum PlatformInternals {
         case propertyNames = "PROPERTY_NAMES"
         case runtimeBacktrace = "RUNTIME_BACKTRACE"
         case dwarfReader = "DWARF_READER"
+        /// Read by the C target (isolation_hooks.c): Swift's isolation checks stay the runtime's traps.
+        case isolationHook = "ISOLATION_HOOK"
         /// Read by the C target when it is loaded (work.c): work items are stamped by clock reads
         /// instead of the CPU's counter.
         case cpuCounter = "CPU_COUNTER"
@@ -282,4 +284,14 @@ package enum PlatformInternals {
     /// (`InlinedCallSites`, switch `DWARF_READER` unset) rather than from the `Runtime` module's lookup,
     /// which it replaces where that lookup misses nested inlined calls.
     package static let dwarfReaderAllowed = !Switch.dwarfReader.isSet
+
+    // MARK: Swift's executor-check hook (isolation_hooks.c)
+    /// Installs the hook once (`CSCHED_ISOLATION_*`: installed, no hook, switched off, self-check failed).
+    package static func installIsolationHook(mode: Int32, reporter: csched_isolation_reporter) -> Int32 {
+        csched_isolation_hooks_install(reporter, mode)
+    }
+
+    /// The installed hook's mode (`CSCHED_ISOLATION_*`), and how many checks reached it.
+    package static var isolationHookMode: Int32 { get { csched_isolation_hooks_mode() } set { csched_isolation_hooks_set_mode(newValue) } }
+    package static var isolationHookCalls: UInt64 { csched_isolation_hooks_calls() }
 }

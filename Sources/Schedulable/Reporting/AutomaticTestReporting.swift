@@ -56,6 +56,12 @@ package enum AutomaticTestReporting {
         return installedBridge.withLock { $0 }?.handlerForCurrentTest()
     }
 
+    /// The bridge's handler for a violation no test can be told from (``TestFrameworkBridge/handlerOfTheRun()``).
+    package static var ofTheRun: (any AutomaticTestHandler)? {
+        guard isInstalled else { return nil }
+        return installedBridge.withLock { $0 }?.handlerOfTheRun()
+    }
+
     /// Wraps `work` so that it runs as part of the calling code's test, wherever it runs: violations
     /// it raises of objects that captured no test (globals, fixtures) fail that test. Returns `work`
     /// itself outside tests.
@@ -77,6 +83,15 @@ package protocol TestFrameworkBridge: Sendable {
     /// Called where objects are created and work is handed off, so it must be cheap and must not
     /// block.
     func handlerForCurrentTest() -> (any AutomaticTestHandler)?
+
+    /// The handler of a violation that no test can be told from (a GCD worker in a Swift Testing run):
+    /// an issue of the run, never a crash; `nil` where the frameworks have none.
+    func handlerOfTheRun() -> (any AutomaticTestHandler)?
+}
+
+extension TestFrameworkBridge {
+    /// No run-level handler.
+    package func handlerOfTheRun() -> (any AutomaticTestHandler)? { nil }
 }
 
 /// A handler bound to one test: a violation it handles fails that test (or, after the test ended,

@@ -100,10 +100,15 @@ extension ConfinementViolation {
     /// ``accessSite``), with the configured ``ConfinementSystem/reportStackDepth`` frames shown from it
     /// (debug tier; none otherwise). Called by the library where it makes a violation, on the violating
     /// thread.
-    package mutating func captureAccessSite() {
+    ///
+    /// - Parameter atEntry: The check is the compiler's, at the entry of the function that made it (Swift's
+    ///   isolation checks): the site is that function's first line, and a `@preconcurrency` witness thunk
+    ///   is a site.
+    package mutating func captureAccessSite(atEntry: Bool = false) {
         let depth = ConfinementSystem.debugChecksCompiledIn ? ConfinementSystem.reportStackDepth : 0
         access = .captured(CapturedAccess(
-            stack: CallStack.capture(limit: CapturedAccess.libraryFrameAllowance + depth), member: member, depth: depth
+            stack: CallStack.capture(limit: CapturedAccess.libraryFrameAllowance + depth), member: member, depth: depth,
+            atEntry: atEntry
         ))
     }
 
@@ -185,6 +190,8 @@ final class CapturedAccess: Sendable {
     /// The member, when it is a property: its accessors' frames are the compiler's, not the access site.
     private let property: String?
     private let depth: Int
+    /// Whether the site is placed at its function's entry (``ConfinementViolation/captureAccessSite(atEntry:)``).
+    private let atEntry: Bool
     private let symbolicated = LockedValue<Resolved?>(nil)
 
     /// What the stack resolves to.
@@ -202,10 +209,12 @@ final class CapturedAccess: Sendable {
     ///   - member: The member as a report names it: a method guard's is spelled with its arguments
     ///     (`refresh()`), a property's is a name.
     ///   - depth: How many frames from the access site on are shown.
-    init(stack: CallStack, member: String, depth: Int) {
+    ///   - atEntry: Whether the site is its function's first line (see ``ConfinementViolation/captureAccessSite(atEntry:)``).
+    init(stack: CallStack, member: String, depth: Int, atEntry: Bool = false) {
         self.stack = stack
-        self.property = member.hasSuffix(")") ? nil : member
+        self.property = member.hasSuffix(")") || atEntry ? nil : member
         self.depth = depth
+        self.atEntry = atEntry
     }
 
     /// The access site's return address: the same for every violation made there, different for two
@@ -232,6 +241,10 @@ final class CapturedAccess: Sendable {
             if let first {
                 var fromSite = Array(frames[first...])
                 fromSite[0] = CallStack.atItsStatement(fromSite[0])
+                if atEntry {
+                    let site = fromSite[0]
+                    fromSite[0] = CallStack.atItsEntry(site, orOfTheCallAfter: StackFrameClassifier.isWitnessThunk(site))
+                }
                 let shown = fromSite.lazy
                     .filter { !$0.isThunk && ($0.name != nil || $0.image != nil) && !StackFrameClassifier.isEntry($0) }
                     .prefix(depth).map(Self.reportFrame)
@@ -242,7 +255,7 @@ final class CapturedAccess: Sendable {
                     // A method guard's site is the line that called the method: keyed by the guard's own
                     // frame, two callers would be one site where the guard is not inlined (debug) and two
                     // where it is (optimized builds), so warn-once would group differently per build.
-                    if property == nil { result.key = SiteKey(caller) }
+                    if property == nil, !atEntry { result.key = SiteKey(caller) }
                 }
             }
             resolved = result
@@ -257,12 +270,12 @@ final class CapturedAccess: Sendable {
         let window = Self.firstWindow + depth
         guard stack.addresses.count > window else {
             let frames = stack.frames()
-            return (frames, StackFrameClassifier.firstUserFrame(in: frames, property: property))
+            return (frames, StackFrameClassifier.firstUserFrame(in: frames, property: property, keepingWitnessThunks: atEntry))
         }
         var frames = CallStack(addresses: Array(stack.addresses.prefix(window))).frames()
         // Enough when the window holds the site, the frames shown from it and the site's caller, as the
         // whole stack would give them (the same filters as `resolved`).
-        if let first = StackFrameClassifier.firstUserFrame(in: frames, property: property) {
+        if let first = StackFrameClassifier.firstUserFrame(in: frames, property: property, keepingWitnessThunks: atEntry) {
             let named = frames[first...].filter { !$0.isThunk && ($0.name != nil || $0.image != nil) }
             let shown = named.filter { !StackFrameClassifier.isEntry($0) }
             if shown.count > depth, named.count > 1 { return (frames, first) }
@@ -272,7 +285,7 @@ final class CapturedAccess: Sendable {
         frames = CallStack.autoclosuresAtTheirStatement(
             frames + CallStack(addresses: Array(stack.addresses.dropFirst(window))).frames()
         )
-        return (frames, StackFrameClassifier.firstUserFrame(in: frames, property: property))
+        return (frames, StackFrameClassifier.firstUserFrame(in: frames, property: property, keepingWitnessThunks: atEntry))
     }
 
     /// How many addresses the first window symbolicates beyond the shown depth: the library's frames

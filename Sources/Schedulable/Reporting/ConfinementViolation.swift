@@ -47,6 +47,11 @@ public struct ConfinementViolation: Sendable, CustomStringConvertible {
         ///
         /// Delivered at the ``Tier/note`` tier, so no handler traps on it.
         public static let cancelledAtShutdown = Kind(rawValue: "cancelledAtShutdown")
+        /// One of Swift's own dynamic isolation checks (SE-0423) failed: code isolated to the main actor
+        /// or to an actor ran outside it (an isolated closure's entry, a `@preconcurrency` witness,
+        /// `assumeIsolated`, `preconditionIsolated`). Without SchedulableTesting (or the opt-in of
+        /// ``ConfinementSystem/reportSwiftIsolationChecks(_:)``) the Swift runtime stops the process there.
+        public static let isolationCheck = Kind(rawValue: "isolationCheck")
 
         /// The identifier.
         public var description: String { rawValue }
@@ -162,6 +167,8 @@ public struct ConfinementViolation: Sendable, CustomStringConvertible {
             lines.append("Schedulable: note: \(qualifiedMember) had to wait")
         case .cancelledAtShutdown:
             lines.append("Schedulable: note: work cancelled by the shutdown of \(expectedOwner)")
+        case .isolationCheck:
+            lines.append("Schedulable: Swift isolation check failed: \(member) outside \(expectedOwner)")
         default:
             lines.append("Schedulable: \(kind.rawValue) at \(qualifiedMember)")
         }

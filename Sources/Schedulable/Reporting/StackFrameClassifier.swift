@@ -10,10 +10,14 @@ enum StackFrameClassifier {
     /// superclass is `Base.started.setter`), and the first accessor above the library is skipped
     /// whatever its name (a property renamed with `name:` reports under the given name). A later
     /// accessor of another property is the user's: a computed property that made the access.
-    static func firstUserFrame(in frames: [CallStack.Frame], property: String?) -> Int? {
+    ///
+    /// With `keepingWitnessThunks`, a protocol witness thunk of the user's module is a user frame: where
+    /// Swift checks a `@preconcurrency` witness's isolation, the thunk is the code that checks.
+    static func firstUserFrame(in frames: [CallStack.Frame], property: String?, keepingWitnessThunks: Bool = false) -> Int? {
         var skippedTheFirstAccessor = false
         return frames.firstIndex { frame in
-            if frame.isThunk || isLibraryOrSystem(frame) { return false }
+            if isLibraryOrSystem(frame) { return false }
+            if frame.isThunk, !(keepingWitnessThunks && isWitnessThunk(frame)) { return false }
             guard let property, let accessed = accessedProperty(frame) else { return true }
             // Accessors of the property itself (getter, then `_modify`, …) are all the compiler's.
             if accessed == property {
@@ -108,6 +112,12 @@ enum StackFrameClassifier {
         "_pthread_", "__interceptor_", "___interceptor_", "__tsan", "__asan", "__ubsan", "__sanitizer",
     ]
     private static let systemCNames: Set<String> = ["start_thread", "clone", "clone3", "__clone", "_start", "thread_start"]
+
+    /// Whether the frame is a protocol witness thunk (its mangled name ends in `TW`).
+    static func isWitnessThunk(_ frame: CallStack.Frame) -> Bool {
+        guard let raw = frame.rawName else { return false }
+        return isMangledSwift(raw) && raw.hasSuffix("TW")
+    }
 
     private static func isMangledSwift(_ name: String) -> Bool {
         let name = name.hasPrefix("_") ? name.dropFirst() : Substring(name)

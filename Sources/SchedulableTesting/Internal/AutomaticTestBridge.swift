@@ -7,6 +7,7 @@ import Schedulable
 func installAutomaticTestBridge() {
     AutomaticTestReporting.install(TestFrameworks())
     XCTestTestHandler.startObserving()
+    SwiftIsolationHook.installForTests()
 }
 
 /// Swift Testing first (its task-locals name the test exactly, even under parallel tests), then the
@@ -15,4 +16,6 @@ struct TestFrameworks: TestFrameworkBridge {
     func handlerForCurrentTest() -> (any AutomaticTestHandler)? {
         SwiftTestingTestHandler.forCurrentTestCase() ?? XCTestTestHandler.running
     }
+
+    func handlerOfTheRun() -> (any AutomaticTestHandler)? { RunLevelTestHandler.shared }
 }
