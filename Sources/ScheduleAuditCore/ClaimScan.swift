@@ -78,9 +78,9 @@ enum ClaimScan {
         var claims: [Claim] = []
         for index in tokens.indices where tokens[index].isIdentifier("nonisolated") && index + 3 < tokens.count
             && tokens[index + 1].isPunctuation("(") && tokens[index + 2].isIdentifier("unsafe") && tokens[index + 3].isPunctuation(")") {
-            // The modifiers after it, then `var` or `let` and the name.
+            // The modifiers after it (`private(set)` with its argument), then `var` or `let` and the name.
             var keyword = index + 4
-            while keyword < tokens.count, tokens[keyword].kind == .identifier, SourceFile.memberModifiers.contains(tokens[keyword].text) { keyword += 1 }
+            while let next = file.modifierEnd(at: keyword) { keyword = next }
             guard keyword + 1 < tokens.count, tokens[keyword].isIdentifier("var") || tokens[keyword].isIdentifier("let") else { continue }
             let name = tokens[keyword + 1].text
             var held = "the sources do not declare its type"

@@ -29,10 +29,11 @@ extension SourceFile {
     /// Calls that never return: a body that ends with one needs no `return`.
     private static let neverReturning: Set<String> = ["fatalError", "preconditionFailure", "throw", "exit", "abort"]
     /// Words after which an expression goes on (`a as B`, `x is Y`, `} catch`, `} else`).
-    private static let continuingWords: Set<String> = ["as", "is", "else", "catch", "in", "where"]
+    private static let continuingWords: Set<String> = ["as", "is", "else", "catch", "in", "where", "throws", "rethrows"]
     /// Words after which an expression has not ended (`try`, `await`, `return`, `in`).
     private static let operandAwaitingWords: Set<String> = [
         "try", "await", "as", "is", "in", "where", "return", "throw", "some", "any", "inout", "case",
+        "guard", "if", "while", "switch",
     ]
 
     /// How to put a statement first in the body of `member`, a function or a computed property's
@@ -55,7 +56,8 @@ extension SourceFile {
             if statements.count > 1 {
                 return .refused("its body returns a value with no 'return' over several statements (a result builder?): a statement put first would change what it builds")
             }
-            if head.isPunctuation(".") || head.kind == .identifier && Self.statementStarters.contains(head.text) {
+            // A statement that starts with `.` is an implicit member expression (`.here(member)`).
+            if head.kind == .identifier && Self.statementStarters.contains(head.text) {
                 return .refused("the scan cannot tell whether its body's one statement '\(head.text)' is an expression; add the guard by hand")
             }
             insertions.append(first)
@@ -194,13 +196,27 @@ extension SourceFile {
     /// Whether the token at `next`, first on its line, goes on with the expression that ends at `last`.
     private func continues(after last: Int, into next: Int) -> Bool {
         let end = tokens[last], start = tokens[next]
-        if end.kind == .identifier && Self.operandAwaitingWords.contains(end.text) { return true }
+        // A word after `.` is a member's name (`.throw`, `.if`), no keyword.
+        let member = last > 0 && tokens[last - 1].isPunctuation(".")
+        if end.kind == .identifier && Self.operandAwaitingWords.contains(end.text) && !member { return true }
         if start.kind == .identifier && Self.continuingWords.contains(start.text) { return true }
+        // An attribute's line goes on with what it marks (`@MainActor` over a local `class`).
+        if endsAttribute(last) { return true }
         if end.kind == .punctuation, !["(", ")", "]", "}"].contains(end.text) {
-            // `x!` or `y?` at a line's end is postfix (touching its operand); other operators go on.
-            let postfix = (end.text == "!" || end.text == "?") && last > 0 && touches(last - 1, last)
+            // An operator at a line's end that touches its operand but not what follows is postfix
+            // (`x!`, `y?`, the `>` of `Result<T, E>`), and the statement ends; other operators go on.
+            var first = last
+            while first > 0, tokens[first - 1].kind == .punctuation, touches(first - 1, first),
+                !["(", ")", "]", "}", ",", ":"].contains(tokens[first - 1].text) {
+                first -= 1
+            }
+            let operand = first > 0 && (tokens[first - 1].kind != .punctuation || [")", "]", "}"].contains(tokens[first - 1].text))
+            let postfix = ![",", ":", "."].contains(end.text) && operand && touches(first - 1, first)
             if !postfix { return true }
         }
+        // A `{` first on its line goes on: the block of a control statement whose condition spans
+        // lines, or a trailing closure.
+        if start.isPunctuation("{") { return true }
         if start.kind == .punctuation, start.text != "(", start.text != "[", start.text != "{" {
             // `.member` goes on; a binary operator has space after it; `!x`, `-x` (touching) start one.
             if start.text == "." { return true }
@@ -208,6 +224,23 @@ extension SourceFile {
             return next + 1 >= tokens.count || !touches(next, next + 1) || tokens[next + 1].kind == .punctuation
         }
         return false
+    }
+
+    /// Whether the token at `last` ends an attribute: `@Name`, or the `)` of `@Name(…)`.
+    private func endsAttribute(_ last: Int) -> Bool {
+        var name = last
+        if tokens[last].isPunctuation(")") {
+            var depth = 0
+            var index = last
+            while index >= 0 {
+                if tokens[index].isPunctuation(")") { depth += 1 }
+                if tokens[index].isPunctuation("(") { depth -= 1 }
+                if depth == 0 { break }
+                index -= 1
+            }
+            name = index - 1
+        }
+        return name > 0 && tokens[name].kind == .identifier && tokens[name - 1].isPunctuation("@")
     }
 
     /// Whether the token at `second` starts where the one at `first` ends (no space between them).

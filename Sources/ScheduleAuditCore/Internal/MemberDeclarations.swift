@@ -40,6 +40,7 @@ extension SourceFile {
         "private", "fileprivate", "internal", "public", "open", "package", "final", "static", "class", "lazy",
         "weak", "unowned", "override", "nonisolated", "dynamic", "required", "convenience", "mutating",
         "nonmutating", "optional", "indirect", "isolated", "distributed", "prefix", "postfix", "infix",
+        "borrowing", "consuming", "__consuming", "_const",
     ]
     private static let memberKeywords: [String: MemberDeclaration.Kind] = [
         "var": .variable, "let": .constant, "func": .function, "init": .initializer, "deinit": .deinitializer,
@@ -56,6 +57,13 @@ extension SourceFile {
         var index = open + 1
         while index < close {
             let token = tokens[index]
+            if token.isIdentifier("#if"), attributeDirectiveEnd(index, close: close) != nil {
+                // `#if … @Attribute #endif` before a declaration: its attributes, not a group of members.
+                let member = member(at: index, close: close)
+                found.append(member)
+                index = max(member.end, index + 1)
+                continue
+            }
             if token.kind == .identifier, token.text.hasPrefix("#") {
                 // A compilation directive and its condition, which ends with the line.
                 let line = token.line
@@ -74,15 +82,40 @@ extension SourceFile {
         return found
     }
 
+    /// One past the modifier at `index` and its argument (`private(set)`, `nonisolated(unsafe)`), or
+    /// `nil` when no modifier is there. Modifiers come in any order, so every scan that passes over
+    /// them asks this.
+    func modifierEnd(at index: Int) -> Int? {
+        guard index < tokens.count, tokens[index].kind == .identifier, Self.memberModifiers.contains(tokens[index].text) else { return nil }
+        if index + 1 < tokens.count, tokens[index + 1].isPunctuation("("), let group = matchingClose(index + 1) { return group + 1 }
+        return index + 1
+    }
+
     private func member(at start: Int, close: Int) -> MemberDeclaration {
         var index = start
         var attributes: [String] = []
         var modifiers: [String] = []
         while index < close {
             let token = tokens[index]
+            if token.isIdentifier("#if"), let end = attributeDirectiveEnd(index, close: close) {
+                // Every clause's attributes are the declaration's, as `#if` members are the type's.
+                var inner = index
+                while inner < end {
+                    if tokens[inner].isPunctuation("@"), inner + 1 < end { attributes.append(tokens[inner + 1].text) }
+                    inner += 1
+                }
+                index = end
+                continue
+            }
             if token.isPunctuation("@"), index + 1 < close {
                 attributes.append(tokens[index + 1].text)
                 index += 2
+                // A generic attribute's arguments touch its name (`@ParserBuilder<Input>`).
+                if index < close, tokens[index].isPunctuation("<"), tokens[index].line == tokens[index - 1].line,
+                    tokens[index].column == tokens[index - 1].column + tokens[index - 1].text.utf8.count,
+                    let angle = closingAngle(index) {
+                    index = angle + 1
+                }
                 if index < close, tokens[index].isPunctuation("("), let group = matchingClose(index) { index = group + 1 }
                 continue
             }
@@ -129,6 +162,34 @@ extension SourceFile {
         return member
     }
 
+    /// One past the `#endif` of the `#if` at `index` when its clauses hold attributes only (`#if
+    /// DEBUG` `@Confined` `#endif` before a `var`), nested `#if`s included; `nil` for any other `#if`.
+    func attributeDirectiveEnd(_ index: Int, close: Int) -> Int? {
+        var depth = 0
+        var position = index
+        var sawAttribute = false
+        while position < close {
+            let token = tokens[position]
+            if token.isIdentifier("#if") || token.isIdentifier("#elseif") || token.isIdentifier("#else") || token.isIdentifier("#endif") {
+                depth += token.text == "#if" ? 1 : token.text == "#endif" ? -1 : 0
+                position += 1
+                if token.text == "#if" || token.text == "#elseif" {
+                    while position < close, tokens[position].line == token.line { position += 1 }  // the condition
+                }
+                if depth == 0 { return sawAttribute ? position : nil }
+                continue
+            }
+            guard token.isPunctuation("@"), position + 1 < close, tokens[position + 1].kind == .identifier else { return nil }
+            sawAttribute = true
+            position += 2
+            if position < close, tokens[position].isPunctuation("("), tokens[position].line == tokens[position - 1].line,
+                let group = matchingClose(position) {
+                position = group + 1
+            }
+        }
+        return nil
+    }
+
     /// Finds where a `var`/`let` ends, whether its `{` block is accessors, and whether it binds several.
     private func scanBinding(_ member: inout MemberDeclaration, close: Int) {
         var index = member.keyword + 1
@@ -140,7 +201,11 @@ extension SourceFile {
             if token.isPunctuation("=") { sawInitializer = true }
             // Generic arguments of the annotation (`Result<T, E>`) hold commas that bind nothing; past
             // the `=`, a `<` may be an operator.
-            if token.isPunctuation("<"), !sawInitializer, let close = closingAngle(index) {
+            // A `<` that touches the name before it opens generic arguments past the `=` too
+            // (`= Box<Int, Never>(0)`): a comparison has space on both sides or neither.
+            let generic = !sawInitializer || tokens[index - 1].kind == .identifier && tokens[index - 1].line == token.line
+                && tokens[index - 1].column + tokens[index - 1].text.utf8.count == token.column
+            if token.isPunctuation("<"), generic, let close = closingAngle(index) {
                 index = close + 1
                 continue
             }
@@ -181,34 +246,14 @@ extension SourceFile {
     private func startsMember(_ index: Int) -> Bool {
         let token = tokens[index]
         guard index > 0, tokens[index - 1].line < token.line else { return false }
+        // After `:`, `=` or `->` the line goes on with a type or a value (`@convention(c) (…) -> Void`).
+        if tokens[index - 1].isPunctuation(":") || tokens[index - 1].isPunctuation("=") || tokens[index - 1].isPunctuation(">")
+            && index > 1 && tokens[index - 2].isPunctuation("-") {
+            return false
+        }
         if token.isPunctuation("@") { return true }
         guard token.kind == .identifier else { return false }
         return Self.memberModifiers.contains(token.text) || Self.memberKeywords[token.text] != nil
             || token.text.hasPrefix("#")
-    }
-
-    /// The member's name with argument labels, as `#function` spells it (`enqueue(_:)`); the bare name
-    /// for properties; `init(…)`, `subscript(…)` likewise.
-    func displayName(of member: MemberDeclaration) -> String {
-        let base = member.nameToken.map { tokens[$0].text } ?? tokens[member.keyword].text
-        guard [.function, .initializer, .subscript].contains(member.kind) else { return base }
-        var index = (member.nameToken ?? member.keyword) + 1
-        if index < member.end, tokens[index].isPunctuation("<"), let close = closingAngle(index) { index = close + 1 }
-        guard index < member.end, tokens[index].isPunctuation("("), let close = matchingClose(index) else { return base }
-        var labels: [String] = []
-        var position = index + 1
-        while position < close {
-            // A parameter is `label name: Type` or `name: Type`; the label is its first word.
-            if tokens[position].kind == .identifier { labels.append(member.kind == .subscript && tokens[position + 1].isPunctuation(":") ? "_" : tokens[position].text) }
-            while position < close, !tokens[position].isPunctuation(",") {
-                if tokens[position].isPunctuation("(") || tokens[position].isPunctuation("[") || tokens[position].isPunctuation("<"),
-                    let group = tokens[position].isPunctuation("<") ? closingAngle(position) : matchingClose(position) {
-                    position = group
-                }
-                position += 1
-            }
-            position += 1
-        }
-        return base + "(" + labels.map { $0 + ":" }.joined() + ")"
     }
 }

@@ -26,7 +26,14 @@ struct SourceFile: Sendable {
 
     /// The index of the first token at or after a 0-based position.
     func tokenIndex(line: Int, column: Int) -> Int? {
-        tokens.firstIndex { $0.line > line || ($0.line == line && $0.column >= column) }
+        // Tokens are in source order: a binary search, since every member's scan starts with one.
+        var low = 0, high = tokens.count
+        while low < high {
+            let middle = (low + high) / 2
+            let token = tokens[middle]
+            if token.line < line || token.line == line && token.column < column { low = middle + 1 } else { high = middle }
+        }
+        return low < tokens.count ? low : nil
     }
 
     /// The index of the bracket that closes the one at `open`, or `nil` if the file ends first.

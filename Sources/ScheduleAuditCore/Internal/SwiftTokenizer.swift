@@ -181,7 +181,11 @@ struct SwiftTokenizer {
     /// Lexes a string literal whose opening quote is at `index` (after any `#`s) and returns its content.
     /// Interpolations are skipped as code, including strings nested inside them.
     private mutating func lexString(hashes: Int) -> String {
-        let isMultiline = peek(1) == UInt8(ascii: "\"") && peek(2) == UInt8(ascii: "\"")
+        // `"""` opens a multi-line literal only when nothing but spaces follows it on its line: `#"""#`
+        // is a one-line raw string holding a quote.
+        var rest = 3
+        while peek(rest) == UInt8(ascii: " ") || peek(rest) == UInt8(ascii: "\t") || peek(rest) == UInt8(ascii: "\r") { rest += 1 }
+        let isMultiline = peek(1) == UInt8(ascii: "\"") && peek(2) == UInt8(ascii: "\"") && (peek(rest) == UInt8(ascii: "\n") || peek(rest) == nil)
         let quoteCount = isMultiline ? 3 : 1
         for _ in 0..<quoteCount { advance() }
         var content: [UInt8] = []
@@ -263,11 +267,18 @@ struct SwiftTokenizer {
             next != UInt8(ascii: "=") else { return false }
         var position = index + 1
         var inClass = false
+        // A literal never holds an unbalanced `)` (SE-0354): `{ /Case.a ~= $0 }).map(/Case.a)` is two
+        // prefix operators, not a regex.
+        var depth = 0
         while position < bytes.count, bytes[position] != UInt8(ascii: "\n") {
             switch bytes[position] {
             case UInt8(ascii: "\\"): position += 1
             case UInt8(ascii: "["): inClass = true
             case UInt8(ascii: "]"): inClass = false
+            case UInt8(ascii: "(") where !inClass: depth += 1
+            case UInt8(ascii: ")") where !inClass:
+                depth -= 1
+                if depth < 0 { return false }
             case UInt8(ascii: "/") where !inClass: return bytes[position - 1] != UInt8(ascii: " ")
             default: break
             }

@@ -29,7 +29,7 @@ struct TypeDeclaration: Equatable, Sendable {
     var closeBrace: Int
 
     /// The names in the inheritance clause, as written (`@unchecked` and `@preconcurrency` attached to
-    /// the name they mark: `@unchecked Sendable`).
+    /// the name they mark: `@unchecked Sendable`; `~Copyable` with its `~`).
     func inheritedNames(in file: SourceFile) -> [String] {
         var names: [String] = []
         var attribute = ""
@@ -41,7 +41,9 @@ struct TypeDeclaration: Equatable, Sendable {
             if index > inheritance.lowerBound, file.tokens[index - 1].isPunctuation("@") {
                 attribute = "@\(token.text) "
             } else if index == inheritance.lowerBound || !file.tokens[index - 1].isPunctuation(".") {
-                names.append(attribute + token.text)
+                // `~Copyable` suppresses a conformance: it is no conformance to `Copyable`.
+                let suppressed = index > inheritance.lowerBound && file.tokens[index - 1].isPunctuation("~")
+                names.append(attribute + (suppressed ? "~" : "") + token.text)
                 attribute = ""
             } else if let last = names.popLast() {
                 names.append("\(last).\(token.text)")  // `Foundation.NSObject`
@@ -78,9 +80,10 @@ extension SourceFile {
     /// as a modifier, `actor` as a variable name, a `: class` constraint).
     func typeDeclaration(at index: Int, parents: [String]) -> TypeDeclaration? {
         let token = tokens[index]
-        guard token.kind == .identifier, let kind = TypeDeclaration.Kind(rawValue: token.text),
-            index + 1 < tokens.count, tokens[index + 1].kind == .identifier,
-            !Self.declarationStarters.contains(tokens[index + 1].text)
+        guard token.kind == .identifier, let kind = TypeDeclaration.Kind(rawValue: token.text), index + 1 < tokens.count else { return nil }
+        // `extension [Row]`, `extension [String: Int]`: sugar names a type too.
+        let sugar = kind == .extension && tokens[index + 1].isPunctuation("[") ? matchingClose(index + 1) : nil
+        guard sugar != nil || tokens[index + 1].kind == .identifier && !Self.declarationStarters.contains(tokens[index + 1].text)
         else { return nil }
         // `.class`, `P: class`, `import struct M.T`: the keyword, but no declaration.
         if index > 0, tokens[index - 1].isPunctuation(".") || tokens[index - 1].isPunctuation(":")
@@ -88,8 +91,10 @@ extension SourceFile {
             return nil
         }
         // The name; an extension's may be qualified (`Outer.Inner`).
-        var nameEnd = index + 1
-        var written = tokens[nameEnd].text
+        var nameEnd = sugar ?? index + 1
+        var written = sugar.map { close in
+            tokens[(index + 1)...close].map { [":", ","].contains($0.text) && $0.kind == .punctuation ? $0.text + " " : $0.text }.joined()
+        } ?? tokens[nameEnd].text
         while kind == .extension, nameEnd + 2 < tokens.count, tokens[nameEnd + 1].isPunctuation("."),
             tokens[nameEnd + 2].kind == .identifier {
             nameEnd += 2
@@ -131,7 +136,8 @@ extension SourceFile {
         guard cursor < tokens.count, let close = matchingClose(cursor) else { return nil }
         let qualified = kind == .extension ? written : (parents + [written]).joined(separator: ".")
         return TypeDeclaration(
-            kind: kind, name: tokens[nameEnd].text, qualifiedName: qualified, keyword: index, nameToken: nameEnd,
+            kind: kind, name: sugar == nil ? tokens[nameEnd].text : written, qualifiedName: qualified, keyword: index,
+            nameToken: sugar == nil ? nameEnd : index + 1,
             inheritance: inheritance, headEnd: headEnd, openBrace: cursor, closeBrace: close
         )
     }
