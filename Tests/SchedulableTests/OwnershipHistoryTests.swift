@@ -230,14 +230,14 @@ struct OwnershipHistoryTests {
 
         let json = violation.jsonLine()
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
-        #expect(object["version"] as? Int == 3)
+        #expect(object["version"] as? Int == 4)
         let history = try #require(object["history"] as? [String: Any])
         #expect(history["ownerChangeCount"] as? Int == 3)
         // The JSON Lines schema keeps the identifiers.
         let jsonChanges = try #require(history["ownerChanges"] as? [[String: Any]])
         #expect(jsonChanges.map { $0["kind"] as? String } == ["handOff", "detach", "boundByFirstUse"])
         #expect(jsonChanges.first?["newOwner"] as? String == "queue \"evil\nlabel\"")
-        #expect((jsonChanges.first?["at"] as? [String: Any])?["path"] as? String == #fileID)
+        #expect((jsonChanges.first?["at"] as? [String: Any])?["fileID"] as? String == #fileID)
         let created = try #require(history["createdAt"] as? [String: Any])
         #expect(created["line"] as? Int == violation.history?.createdAt?.line)
         #expect((history["lastLegitimateAccess"] as? [String: Any])?["member"] as? String == "ping()")

@@ -187,7 +187,7 @@ struct ReportContentTests {
         let object = try #require(
             try JSONSerialization.jsonObject(with: Data(violation.jsonLine().utf8)) as? [String: Any]
         )
-        #expect(object["version"] as? Int == 3)
+        #expect(object["version"] as? Int == 4)
         #expect(object["member"] as? String == "unread")
         let site = try #require(object["accessSite"] as? [String: Any])
         #expect((site["function"] as? String)?.hasSuffix("static BadAccess.readUnread(_:)") == true)
@@ -195,9 +195,10 @@ struct ReportContentTests {
         #expect(stack.count == violation.stack.count && !stack.isEmpty)
         #expect(stack.first?["function"] as? String == site["function"] as? String)
         #if SCHEDULABLE_DEBUG_BUILD
-        #expect(site["fileID"] as? String == thisFile)
-        #expect(site["line"] as? Int == BadAccess.readUnreadLine)
-        #expect((site["path"] as? String)?.hasSuffix("/Tests/SchedulableTests/ReportContentTests.swift") == true)
+        let location = try #require(site["location"] as? [String: Any])
+        #expect(location["fileID"] as? String == thisFile)
+        #expect(location["line"] as? Int == BadAccess.readUnreadLine)
+        #expect((location["path"] as? String)?.hasSuffix("/Tests/SchedulableTests/ReportContentTests.swift") == true)
         #endif
     }
 

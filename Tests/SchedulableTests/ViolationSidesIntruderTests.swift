@@ -129,12 +129,12 @@ struct ViolationSidesIntruderTests {
         let object = try #require(
             try JSONSerialization.jsonObject(with: Data(report.jsonLine().utf8)) as? [String: Any]
         )
-        #expect(object["version"] as? Int == 3)
+        #expect(object["version"] as? Int == 4)
         let activity = try #require(object["ownerActivity"] as? [String: Any])
         #expect(activity["state"] as? String == "running")
         #expect(activity["function"] as? String == "theJSONLineCarriesBothSides()")
         let at = try #require(activity["scheduledAt"] as? [String: Any])
-        #expect(at["path"] as? String == thisFile && at["line"] as? Int == scheduledLine)
+        #expect(at["fileID"] as? String == thisFile && at["line"] as? Int == scheduledLine)
         #expect((activity["runningForNanoseconds"] as? Int).map { $0 >= 0 } == true)
         let intruder = try #require(object["intruder"] as? [String: Any])
         // `DispatchQueue.sync` runs the block on the calling thread: inside the test's own task.

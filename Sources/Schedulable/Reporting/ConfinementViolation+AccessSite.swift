@@ -1,20 +1,20 @@
 extension ConfinementViolation {
     /// One frame of a report's stack: a function and, when debug information has them, its file and line.
-    public struct StackFrame: Sendable, Hashable, CustomStringConvertible {
+    package struct StackFrame: Sendable, Hashable, CustomStringConvertible {
         /// The function, as backtraces print it (`touchFromElsewhere(_:)`, `closure #1 in load()`), or
         /// `top-level code` for a `main.swift`'s statements (`closure #2 in top-level code`).
-        public var function: String
+        package var function: String
         /// The source file's path, as the debug information records it; `nil` without debug information.
-        public var file: String?
+        package var file: String?
         /// The line in ``file``; `nil` without debug information.
-        public var line: Int?
+        package var line: Int?
         /// The column on ``line``, where the debug information has one (an optimised build often
         /// keeps none); `nil` otherwise. Test failures point at it; the report's text names lines.
-        public var column: Int?
+        package var column: Int?
         /// The image (executable or library) the code is in, when known.
-        public var image: String?
+        package var image: String?
         /// The Swift module the function belongs to, when its symbol says (`App`).
-        public var module: String?
+        package var module: String?
 
         /// Creates a frame.
         ///
@@ -25,7 +25,7 @@ extension ConfinementViolation {
         ///   - column: The column, if known.
         ///   - image: The image, if known.
         ///   - module: The Swift module, if known.
-        public init(
+        package init(
             function: String, file: String? = nil, line: Int? = nil, column: Int? = nil, image: String? = nil,
             module: String? = nil
         ) {
@@ -38,16 +38,31 @@ extension ConfinementViolation {
         }
 
         /// The last component of ``file``: `main.swift`.
-        public var fileName: String? { file.map(CallStack.fileName(of:)) }
+        package var fileName: String? { file.map(CallStack.fileName(of:)) }
 
         /// The file as `#fileID` spells it (`App/main.swift`) when the module is known, else ``fileName``.
-        public var fileID: String? {
+        package var fileID: String? {
             guard let fileName else { return nil }
             return module.map { "\($0)/\(fileName)" } ?? fileName
         }
 
+        /// The frame as a report field's value: `{"function", "location"?, "image"?}`, the location in the
+        /// package's one shape with `"column"` and `"path"` (as the debug information records it) when known.
+        var value: ConfinementViolation.FieldValue {
+            typealias Field = ConfinementViolation.Field
+            var fields = [Field("function", function)]
+            if let fileID, let line {
+                var location = [Field("fileID", fileID), Field("line", .number(line))]
+                location.append("column", column.map(ConfinementViolation.FieldValue.number))
+                location.append("path", file.map(ConfinementViolation.FieldValue.string))
+                fields.append(Field("location", .object(location)))
+            }
+            fields.append("image", image.map(ConfinementViolation.FieldValue.string))
+            return .object(fields)
+        }
+
         /// `App/main.swift:14 in touchFromElsewhere(_:)`, or `touchFromElsewhere(_:) in App` without a file.
-        public var description: String {
+        package var description: String {
             if let fileID, let line { return "\(fileID):\(line) in \(function)" }
             return function + (image.map { " in \($0)" } ?? "")
         }
@@ -59,8 +74,8 @@ extension ConfinementViolation {
     ///
     /// Found from the stack captured when the violation was made; symbolicated the first time it is read
     /// (a report that storm control does not print is never symbolicated). `nil` when no frame qualifies
-    /// (a stripped binary), or for a violation made with the public initializer and not set.
-    public var accessSite: StackFrame? {
+    /// (a stripped binary), or for a violation made with the package initializer and not set.
+    package var accessSite: StackFrame? {
         get { access.site }
         set { access = .explicit(site: newValue, stack: access.frames) }
     }
@@ -68,7 +83,7 @@ extension ConfinementViolation {
     /// A short symbolicated stack of the violating thread, starting at ``accessSite`` — in builds with the
     /// debug tier, up to ``ConfinementSystem/reportStackDepth`` frames (8 by default; 0 turns it off);
     /// empty otherwise.
-    public var stack: [StackFrame] {
+    package var stack: [StackFrame] {
         get { access.frames }
         set { access = .explicit(site: access.site, stack: newValue) }
     }
@@ -124,19 +139,6 @@ extension ConfinementViolation {
     package var sitePlace: String {
         if let callSite { return " at \(callSite)" }
         return accessSite.map { " at \($0)" } ?? ""
-    }
-
-    /// The report lines of the access site and stack.
-    var accessReportLines: (site: String?, stack: [String]) {
-        let frames = stack
-        var stackLines: [String] = []
-        for (index, frame) in frames.enumerated() {
-            let label = index == 0 ? "  stack:           " : "                   "
-            let place = frame.fileID.flatMap { name in frame.line.map { " at \(name):\($0)" } }
-                ?? frame.image.map { " in \($0)" } ?? ""
-            stackLines.append("\(label)#\(index) \(frame.function)\(place)")
-        }
-        return (accessSite.map { "  access site:     \($0)" }, stackLines)
     }
 }
 

@@ -7,21 +7,21 @@ extension ConfinementViolation {
     /// only by slow paths that already take the record's lock, and only once the object has changed
     /// hands. Accesses that pass the fast path (the owner's own scheduler running the code) are never
     /// recorded, so ``lastLegitimateAccess`` is the last one a *slow path* saw, not the last one made.
-    public struct History: Sendable, Hashable {
+    package struct History: Sendable, Hashable {
         /// One change of owner: a hand-off, a detach, or a binding.
-        public struct OwnerChange: Sendable, Hashable {
+        package struct OwnerChange: Sendable, Hashable {
             /// What happened: `handOff`, `detach`, `boundByFirstUse` (a detached object bound by its first
             /// checked use) or `boundBySending` (sent into a `SchedulableObject`). These identifiers are
             /// what the JSON Lines record writes; the text report says the same in words.
-            public var kind: String
+            package var kind: String
             /// The owner after the change (its description), or `detached`.
-            public var newOwner: String
+            package var newOwner: String
             /// Where the change was made (the call, or the first use that bound the object).
-            public var at: CodeLocation?
+            package var at: CodeLocation?
             /// Where the code making the change ran: a library scheduler and the OS thread id
             /// (`queue "q" (thread 4242)`), `main thread`, or the OS thread id and name (`thread 4242
             /// "worker"`).
-            public var context: String
+            package var context: String
 
             /// Creates a change.
             ///
@@ -30,7 +30,7 @@ extension ConfinementViolation {
             ///   - newOwner: The owner after the change.
             ///   - at: Where the change was made.
             ///   - context: Where the code making the change ran.
-            public init(kind: String, newOwner: String, at: CodeLocation?, context: String) {
+            package init(kind: String, newOwner: String, at: CodeLocation?, context: String) {
                 self.kind = kind
                 self.newOwner = newOwner
                 self.at = at
@@ -55,13 +55,13 @@ extension ConfinementViolation {
         }
 
         /// A legitimate access that a slow path saw.
-        public struct Access: Sendable, Hashable {
+        package struct Access: Sendable, Hashable {
             /// The member, as ``ConfinementViolation/member`` spells it.
-            public var member: String
+            package var member: String
             /// The call site (methods), or the property's declaration site.
-            public var at: CodeLocation?
+            package var at: CodeLocation?
             /// Where the access ran, spelt like ``OwnerChange/context``.
-            public var context: String
+            package var context: String
 
             /// Creates an access.
             ///
@@ -69,7 +69,7 @@ extension ConfinementViolation {
             ///   - member: The member.
             ///   - at: The call or declaration site.
             ///   - context: Where the access ran.
-            public init(member: String, at: CodeLocation?, context: String) {
+            package init(member: String, at: CodeLocation?, context: String) {
                 self.member = member
                 self.at = at
                 self.context = context
@@ -77,77 +77,79 @@ extension ConfinementViolation {
         }
 
         /// How many owner changes a history keeps: the latest ones.
-        public static let ownerChangeCapacity = 4
+        package static let ownerChangeCapacity = 4
 
         /// Where the confinement record was created: the `Confinement(owner:)` call, or the
         /// `Confinement.detached()` call.
-        public var createdAt: CodeLocation?
+        package var createdAt: CodeLocation?
         /// The thread that created it: `main thread`; when the object's first change of owner was made on
         /// that same thread, spelt like ``OwnerChange/context``; the reporting thread's id and name when it
         /// is that thread; else the library's never-reused thread number (`another thread (library thread
         /// #12)`): the creation itself stores one word, not the OS id or name.
-        public var createdOn: String
+        package var createdOn: String
         /// The last ``ownerChangeCapacity`` changes of owner, oldest first.
-        public var ownerChanges: [OwnerChange] = []
+        package var ownerChanges: [OwnerChange] = []
         /// How many changes of owner there were in all (more than `ownerChanges.count` when older ones
         /// were dropped).
-        public var ownerChangeCount = 0
+        package var ownerChangeCount = 0
         /// The last legitimate access seen by a slow path that takes the record's lock (the building
         /// thread, the owner's first use, bindings, hand-offs), once the object has changed hands.
         /// Accesses on the fast path and lock-free slow paths (raw work on the owner's queue, a
         /// branch) are not recorded.
-        public var lastLegitimateAccess: Access?
+        package var lastLegitimateAccess: Access?
 
         /// Creates a history.
         ///
         /// - Parameters:
         ///   - createdAt: Where the record was created.
         ///   - createdOn: The thread that created it.
-        public init(createdAt: CodeLocation?, createdOn: String) {
+        package init(createdAt: CodeLocation?, createdOn: String) {
             self.createdAt = createdAt
             self.createdOn = createdOn
         }
 
         /// The report's lines for the history, in its fixed shape (see ``ConfinementViolation/description``).
         var reportLines: [String] {
-            var lines = ["  created at:      \(createdAt.map { "\($0)" } ?? "unknown site") on \(createdOn)"]
+            typealias Field = ConfinementViolation.Field
+            var lines = [Field.line("created at", "\(createdAt.map { "\($0)" } ?? "unknown site") on \(createdOn)")]
             if ownerChangeCount > ownerChanges.count {
-                lines.append("  owner changes:   \(ownerChangeCount), the last \(ownerChanges.count) below")
+                lines.append(Field.line("owner changes", "\(ownerChangeCount), the last \(ownerChanges.count) below"))
             }
             for change in ownerChanges {
                 let site = change.at.map { " at \($0)" } ?? ""
-                lines.append("  owner change:    \(change.phrase)\(site), made on \(change.context)")
+                lines.append(Field.line("owner change", "\(change.phrase)\(site), made on \(change.context)"))
             }
             if let access = lastLegitimateAccess {
                 let site = access.at.map { " (\($0))" } ?? ""
-                lines.append(
-                    "  last legitimate: \(access.member)\(site) on \(access.context) "
-                        + "(the last the checks recorded; the owner's own work records none)"
-                )
+                lines.append(Field.line(
+                    "last legitimate",
+                    "\(access.member)\(site) on \(access.context) (the last the checks recorded; the owner's own work records none)"
+                ))
             }
             return lines
         }
 
-        /// The history as a JSON object (see ``ConfinementViolation/jsonLine(level:)``).
-        var json: String {
-            var fields: [(String, String)] = []
-            if let createdAt { fields.append(("createdAt", JSON.location(createdAt))) }
-            fields.append(("createdOn", JSON.string(createdOn)))
-            fields.append(("ownerChangeCount", String(ownerChangeCount)))
+        /// The history as a report field's value (see ``ConfinementViolation/fields``).
+        var value: ConfinementViolation.FieldValue {
+            typealias Field = ConfinementViolation.Field
+            var fields: [Field] = []
+            fields.append("createdAt", createdAt.map(ConfinementViolation.FieldValue.location))
+            fields.append(Field("createdOn", createdOn))
+            fields.append(Field("ownerChangeCount", .number(ownerChangeCount)))
             let changes = ownerChanges.map { change in
-                var entry: [(String, String)] = [("kind", JSON.string(change.kind)), ("newOwner", JSON.string(change.newOwner))]
-                if let at = change.at { entry.append(("at", JSON.location(at))) }
-                entry.append(("context", JSON.string(change.context)))
-                return JSON.object(entry)
+                var entry = [Field("kind", change.kind), Field("newOwner", change.newOwner)]
+                entry.append("at", change.at.map(ConfinementViolation.FieldValue.location))
+                entry.append(Field("context", change.context))
+                return ConfinementViolation.FieldValue.object(entry)
             }
-            fields.append(("ownerChanges", "[" + changes.joined(separator: ",") + "]"))
+            fields.append(Field("ownerChanges", .array(changes)))
             if let access = lastLegitimateAccess {
-                var entry: [(String, String)] = [("member", JSON.string(access.member))]
-                if let at = access.at { entry.append(("at", JSON.location(at))) }
-                entry.append(("context", JSON.string(access.context)))
-                fields.append(("lastLegitimateAccess", JSON.object(entry)))
+                var entry = [Field("member", access.member)]
+                entry.append("at", access.at.map(ConfinementViolation.FieldValue.location))
+                entry.append(Field("context", access.context))
+                fields.append(Field("lastLegitimateAccess", .object(entry)))
             }
-            return JSON.object(fields)
+            return .object(fields)
         }
     }
 }

@@ -9,9 +9,9 @@ extension ConfinementViolation {
     /// published work site); this type is the other side of it: a context read from outside, which may
     /// be idle, draining work the library did not schedule, or unreadable, and has been running for a
     /// while — states that the calling code's own side never has.
-    public struct OwnerActivity: Sendable, Hashable, CustomStringConvertible {
+    package struct OwnerActivity: Sendable, Hashable, CustomStringConvertible {
         /// What the snapshot found.
-        public enum State: String, Sendable, Hashable {
+        package enum State: String, Sendable, Hashable {
             /// Running work scheduled through this package (``OwnerActivity/scheduledAt`` says where
             /// from, when the scheduler was told).
             case running
@@ -28,15 +28,15 @@ extension ConfinementViolation {
         }
 
         /// What the snapshot found.
-        public var state: State
+        package var state: State
         /// Where the running work item was scheduled from (`#fileID` and line), when known.
-        public var scheduledAt: CodeLocation?
+        package var scheduledAt: CodeLocation?
         /// The function that scheduled it (`#function`), when known.
-        public var function: String?
+        package var function: String?
         /// How long the work item had been running when the violation was detected, in nanoseconds.
-        public var runningForNanoseconds: UInt64?
+        package var runningForNanoseconds: UInt64?
         /// The OS id of the thread draining the owner's queue, for ``State/runningOtherWork``.
-        public var drainingThread: UInt64?
+        package var drainingThread: UInt64?
 
         /// Creates a snapshot (the library makes them; handlers and tests may too).
         ///
@@ -46,7 +46,7 @@ extension ConfinementViolation {
         ///   - function: The function that scheduled it.
         ///   - runningForNanoseconds: How long it had been running.
         ///   - drainingThread: The thread draining the owner's queue.
-        public init(
+        package init(
             state: State, scheduledAt: CodeLocation? = nil, function: String? = nil,
             runningForNanoseconds: UInt64? = nil, drainingThread: UInt64? = nil
         ) {
@@ -59,7 +59,7 @@ extension ConfinementViolation {
 
         /// The report's words, e.g. `running work scheduled at Uploads.swift:88 in enqueue(_:) (started
         /// 3 ms before)`.
-        public var description: String {
+        package var description: String {
             switch state {
             case .running:
                 let started = runningForNanoseconds.map { ", started \(Self.duration($0)) before" } ?? ""
@@ -88,13 +88,14 @@ extension ConfinementViolation {
             return "\(nanoseconds / 1_000_000_000) s"
         }
 
-        var json: String {
-            var fields = [("state", JSON.string(state.rawValue))]
-            if let scheduledAt { fields.append(("scheduledAt", JSON.location(scheduledAt))) }
-            if let function { fields.append(("function", JSON.string(function))) }
-            if let runningForNanoseconds { fields.append(("runningForNanoseconds", String(runningForNanoseconds))) }
-            if let drainingThread { fields.append(("drainingThread", String(drainingThread))) }
-            return JSON.object(fields)
+        var value: ConfinementViolation.FieldValue {
+            typealias Field = ConfinementViolation.Field
+            var fields = [Field("state", state.rawValue)]
+            fields.append("scheduledAt", scheduledAt.map(ConfinementViolation.FieldValue.location))
+            fields.append("function", function.map(ConfinementViolation.FieldValue.string))
+            fields.append("runningForNanoseconds", runningForNanoseconds.map(ConfinementViolation.FieldValue.number))
+            fields.append("drainingThread", drainingThread.map(ConfinementViolation.FieldValue.number))
+            return .object(fields)
         }
     }
 
@@ -103,23 +104,23 @@ extension ConfinementViolation {
     ///
     /// The library's one answer to "what work is running here": a report's intruder side, and what an
     /// observation step says its new user was running (the observation file's `work` and `taskName`).
-    public struct Intruder: Sendable, Hashable, CustomStringConvertible {
+    package struct Intruder: Sendable, Hashable, CustomStringConvertible {
         /// The library context whose work the thread runs (its description), if any.
-        public var context: String?
+        package var context: String?
         /// Where that work item was scheduled from, when known.
-        public var scheduledAt: CodeLocation?
+        package var scheduledAt: CodeLocation?
         /// The function that scheduled it, when known.
-        public var function: String?
+        package var function: String?
         /// Whether the access ran in a Swift task.
-        public var inTask: Bool
+        package var inTask: Bool
         /// The task's name (`Task.name`, where the runtime has it), if any.
-        public var taskName: String?
+        package var taskName: String?
         /// The OS thread id.
-        public var thread: UInt64
+        package var thread: UInt64
         /// The thread's name, as reports give it (see the Reporting Violations article).
-        public var threadName: String?
+        package var threadName: String?
         /// The quality of service, where the platform tells it (a pool thread's root queue on Linux).
-        public var qos: String?
+        package var qos: String?
 
         /// Creates an intruder (the library makes them; handlers and tests may too).
         ///
@@ -132,7 +133,7 @@ extension ConfinementViolation {
         ///   - thread: The OS thread id.
         ///   - threadName: The thread's name.
         ///   - qos: The quality of service.
-        public init(
+        package init(
             context: String? = nil, scheduledAt: CodeLocation? = nil, function: String? = nil, inTask: Bool,
             taskName: String? = nil, thread: UInt64, threadName: String? = nil, qos: String? = nil
         ) {
@@ -148,7 +149,7 @@ extension ConfinementViolation {
 
         /// The report's words, e.g. `task "Upload batch 3" on thread 4243 "com.apple.root.default-qos"
         /// (qos default)`.
-        public var description: String {
+        package var description: String {
             var parts: [String] = []
             if let context {
                 if let scheduledAt {
@@ -168,17 +169,19 @@ extension ConfinementViolation {
             return text
         }
 
-        var json: String {
-            var fields: [(String, String)] = []
-            if let context { fields.append(("context", JSON.string(context))) }
-            if let scheduledAt { fields.append(("scheduledAt", JSON.location(scheduledAt))) }
-            if let function { fields.append(("function", JSON.string(function))) }
-            fields.append(("inTask", inTask ? "true" : "false"))
-            if let taskName { fields.append(("taskName", JSON.string(taskName))) }
-            fields.append(("thread", String(thread)))
-            if let threadName { fields.append(("threadName", JSON.string(threadName))) }
-            if let qos { fields.append(("qos", JSON.string(qos))) }
-            return JSON.object(fields)
+        var value: ConfinementViolation.FieldValue {
+            typealias Field = ConfinementViolation.Field
+            typealias Value = ConfinementViolation.FieldValue
+            var fields: [Field] = []
+            fields.append("context", context.map(Value.string))
+            fields.append("scheduledAt", scheduledAt.map(Value.location))
+            fields.append("function", function.map(Value.string))
+            fields.append(Field("inTask", .boolean(inTask)))
+            fields.append("taskName", taskName.map(Value.string))
+            fields.append(Field("thread", .number(thread)))
+            fields.append("threadName", threadName.map(Value.string))
+            fields.append("qos", qos.map(Value.string))
+            return .object(fields)
         }
     }
 }

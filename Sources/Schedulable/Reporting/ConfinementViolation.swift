@@ -13,7 +13,7 @@ public struct ConfinementViolation: Sendable, CustomStringConvertible {
         /// Creates a kind.
         ///
         /// - Parameter rawValue: A stable identifier.
-        public init(rawValue: String) { self.rawValue = rawValue }
+        package init(rawValue: String) { self.rawValue = rawValue }
 
         /// A member of a protected object was used outside the object's owner.
         public static let wrongContext = Kind(rawValue: "wrongContext")
@@ -80,7 +80,7 @@ public struct ConfinementViolation: Sendable, CustomStringConvertible {
     /// The protected object's type name, when an object is involved.
     public var objectType: String?
     /// The protected object's identity (its address), when an object is involved.
-    public var objectIdentity: String?
+    package var objectIdentity: String?
     /// The member: `#function` spelling for methods; for a `@Confined` property its name (the `name:` it was
     /// given, else the name the class declares it under; its declaration site only where the field lookup
     /// is unavailable — see the Reporting Violations article).
@@ -91,20 +91,20 @@ public struct ConfinementViolation: Sendable, CustomStringConvertible {
     /// or a thread id and name.
     public var actualContext: String
     /// Where the object was bound to its owner.
-    public var ownerBoundAt: CodeLocation?
+    package var ownerBoundAt: CodeLocation?
     /// Where the check was made, when the code passes it (method guards and scheduling calls, as `#fileID`);
-    /// ``accessSite`` is where the access was made, found from the stack, for every report.
+    /// the `accessSite` field is where the access was made, found from the stack, for every report.
     public var callSite: CodeLocation?
     /// Extra explanation for kinds other than ``Kind/wrongContext``.
     public var detail: String?
     /// The object's ownership history — creation, changes of owner, the last legitimate access a slow
     /// path saw — for a ``Kind/wrongContext`` violation of a ``Confinement`` record, in builds with the
     /// debug tier; `nil` otherwise.
-    public var history: History?
+    package var history: History?
     /// What the owner was running when a ``Kind/wrongContext`` violation was detected (a snapshot).
-    public var ownerActivity: OwnerActivity?
+    package var ownerActivity: OwnerActivity?
     /// Who made a ``Kind/wrongContext`` access: its work item, task and thread.
-    public var intruder: Intruder?
+    package var intruder: Intruder?
     /// The access site and stack: captured by the library where it makes a violation, symbolicated when
     /// read (see ``accessSite``).
     var access: ViolationAccess = .none
@@ -114,8 +114,9 @@ public struct ConfinementViolation: Sendable, CustomStringConvertible {
     /// The owner a wrong-context violation was judged against, for observation (``Observation/Store``).
     var ownerContext: ExecutionContext?
 
-    /// Creates a violation.
-    public init(
+    /// Creates a violation (the library makes them: a handler receives them, and a test collects them
+    /// with SchedulableTesting).
+    package init(
         kind: Kind,
         tier: Tier,
         objectType: String? = nil,
@@ -145,7 +146,7 @@ public struct ConfinementViolation: Sendable, CustomStringConvertible {
         return member
     }
 
-    /// The whole report, one field a line.
+    /// The whole report: its headline, then ``fields`` one a line (the stack and the history a few).
     public var description: String {
         var lines: [String] = []
         switch kind {
@@ -172,21 +173,7 @@ public struct ConfinementViolation: Sendable, CustomStringConvertible {
         default:
             lines.append("Schedulable: \(kind.rawValue) at \(qualifiedMember)")
         }
-        if let objectType {
-            lines.append("  object:          \(objectType)" + (objectIdentity.map { " (\($0))" } ?? ""))
-        }
-        lines.append("  member:          \(member)")
-        lines.append("  expected owner:  \(expectedOwner)")
-        lines.append("  actual context:  \(actualContext)")
-        if let ownerActivity { lines.append("  owner was:       \(ownerActivity)") }
-        if let intruder { lines.append("  intruder:        \(intruder)") }
-        let accessLines = accessReportLines
-        if let site = accessLines.site { lines.append(site) }
-        if let ownerBoundAt { lines.append("  owner bound at:  \(ownerBoundAt)") }
-        if let callSite { lines.append("  call site:       \(callSite)") }
-        if let detail { lines.append("  detail:          \(detail)") }
-        if let history { lines += history.reportLines }
-        lines += accessLines.stack
+        lines += fields.flatMap(\.textLines)
         // Labels, names and details come from user code: escaped, every line keeps its one line.
         return lines.map(Self.escapedReportLine).joined(separator: "\n")
     }

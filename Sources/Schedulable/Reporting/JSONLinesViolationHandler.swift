@@ -1,5 +1,5 @@
 /// Appends every violation it receives to a file, one JSON object a line — for CI to collect the
-/// violations of a whole test run (see ``ConfinementViolation/jsonLine(level:)`` for the schema).
+/// violations of a whole test run (the schema: the Reporting Violations article; the fields: ``ConfinementViolation/fields``).
 ///
 /// The process-wide sink is switched on without code by the `SCHEDULABLE_CONFINEMENT_JSONL` environment
 /// variable (a path): then every violation the library delivers, to any handler (test scopes included),

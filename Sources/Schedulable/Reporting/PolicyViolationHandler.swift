@@ -38,7 +38,7 @@ public final class PolicyViolationHandler: ConfinementViolationHandler {
     private struct Site: Hashable {
         var member: String
         var place: CodeLocation?
-        /// The access site's key (see ``ConfinementViolation/accessSite``): two bad call sites of one
+        /// The access site's key (the report's `accessSite` field): two bad call sites of one
         /// member are two sites.
         var accessSite: AnyHashable?
         /// Notes are counted (each doubling is printed) but are not violations: the summary leaves

@@ -10,11 +10,10 @@ import Schedulable
 ///
 /// Levels: ``ConfinementViolation/Tier/note`` → `.notice`, the debug tier → `.warning`, the
 /// precondition tier → `.critical` (the process stops after the handler). The message is the report's
-/// first line; the metadata keys are the fields of the JSON Lines schema (`kind`, `tier`, `typeName`,
-/// `member`, `expectedOwner`, `actualContext`, `path`, `line`, `ownerBoundAt`, `detail`, and — schema
-/// version 2 — `accessSite` and `stack`, each frame a dictionary with `function` and, when known, `path`,
-/// `line`, `fileID` and `image`; version 3 — `ownerActivity` and `intruder`, dictionaries with the
-/// schema's keys, values as strings).
+/// first line; the metadata is the report's ``ConfinementViolation/fields``, the same list the text
+/// report and the JSON Lines line render, under the JSON Lines schema's keys (`kind`, `tier`, `member`,
+/// `callSite`, `accessSite`, `stack`, …): objects as dictionaries, arrays as arrays, every other value as
+/// its text. A field the library adds reaches the metadata with no change here.
 public struct LoggerViolationHandler: ConfinementViolationHandler {
     /// The logger that receives the violations.
     public let logger: Logger
@@ -46,63 +45,28 @@ public struct LoggerViolationHandler: ConfinementViolationHandler {
         }
     }
 
-    /// The report's fields as log metadata.
+    /// The report's fields as log metadata: ``ConfinementViolation/fields``, the list the text report and
+    /// the JSON Lines line render too, each under its JSON Lines key.
     ///
     /// - Parameter violation: The violation.
     /// - Returns: One entry per field that is present.
     public static func metadata(of violation: ConfinementViolation) -> Logger.Metadata {
-        var metadata: Logger.Metadata = [
-            "kind": "\(violation.kind.rawValue)",
-            "tier": "\(String(describing: violation.tier))",
-            "member": "\(violation.member)",
-            "expectedOwner": "\(violation.expectedOwner)",
-            "actualContext": "\(violation.actualContext)",
-        ]
-        if let type = violation.objectType { metadata["typeName"] = "\(type)" }
-        if let identity = violation.objectIdentity { metadata["objectIdentity"] = "\(identity)" }
-        if let site = violation.callSite {
-            metadata["path"] = "\(site.fileID)"
-            metadata["line"] = "\(site.line)"
+        metadata(of: violation.fields)
+    }
+
+    /// A field's value as metadata: text as it is, numbers and flags as their text, objects as
+    /// dictionaries and arrays as arrays.
+    private static func value(_ value: ConfinementViolation.FieldValue) -> Logger.MetadataValue {
+        switch value {
+        case .string(let text): return .string(text)
+        case .integer(let number): return .string(String(number))
+        case .boolean(let flag): return .string(flag ? "true" : "false")
+        case .object(let fields): return .dictionary(metadata(of: fields))
+        case .array(let values): return .array(values.map(self.value))
         }
-        if let bound = violation.ownerBoundAt { metadata["ownerBoundAt"] = "\(bound)" }
-        if let detail = violation.detail { metadata["detail"] = "\(detail)" }
-        if let site = violation.accessSite { metadata["accessSite"] = frame(site) }
-        let stack = violation.stack
-        if !stack.isEmpty { metadata["stack"] = .array(stack.map(frame)) }
-        if let owner = violation.ownerActivity { metadata["ownerActivity"] = ownerActivity(owner) }
-        if let intruder = violation.intruder { metadata["intruder"] = self.intruder(intruder) }
-        return metadata
     }
 
-    /// What the owner was running, with the JSON Lines schema's keys.
-    private static func ownerActivity(_ owner: ConfinementViolation.OwnerActivity) -> Logger.MetadataValue {
-        var fields: Logger.Metadata = ["state": "\(owner.state.rawValue)"]
-        if let at = owner.scheduledAt { fields["scheduledAt"] = "\(at)" }
-        if let function = owner.function { fields["function"] = "\(function)" }
-        if let running = owner.runningForNanoseconds { fields["runningForNanoseconds"] = "\(running)" }
-        if let thread = owner.drainingThread { fields["drainingThread"] = "\(thread)" }
-        return .dictionary(fields)
-    }
-
-    /// Who made the access, with the JSON Lines schema's keys.
-    private static func intruder(_ intruder: ConfinementViolation.Intruder) -> Logger.MetadataValue {
-        var fields: Logger.Metadata = ["inTask": "\(intruder.inTask)", "thread": "\(intruder.thread)"]
-        if let context = intruder.context { fields["context"] = "\(context)" }
-        if let at = intruder.scheduledAt { fields["scheduledAt"] = "\(at)" }
-        if let function = intruder.function { fields["function"] = "\(function)" }
-        if let name = intruder.taskName { fields["taskName"] = "\(name)" }
-        if let name = intruder.threadName { fields["threadName"] = "\(name)" }
-        if let qos = intruder.qos { fields["qos"] = "\(qos)" }
-        return .dictionary(fields)
-    }
-
-    /// A stack frame as a metadata dictionary, with the JSON Lines schema's keys.
-    private static func frame(_ frame: ConfinementViolation.StackFrame) -> Logger.MetadataValue {
-        var fields: Logger.Metadata = ["function": "\(frame.function)"]
-        if let path = frame.file { fields["path"] = "\(path)" }
-        if let line = frame.line { fields["line"] = "\(line)" }
-        if let fileID = frame.fileID { fields["fileID"] = "\(fileID)" }
-        if let image = frame.image { fields["image"] = "\(image)" }
-        return .dictionary(fields)
+    private static func metadata(of fields: [ConfinementViolation.Field]) -> Logger.Metadata {
+        Dictionary(fields.map { ($0.name, value($0.value)) }, uniquingKeysWith: { _, last in last })
     }
 }

@@ -31,49 +31,86 @@ private final class RecordingLogHandler: LogHandler, @unchecked Sendable {
     var recorded: [Entry] { lock.withLock { entries } }
 }
 
+/// Sends each violation to the adapter and to a JSON Lines file, and keeps it.
+private final class BothSinks: ConfinementViolationHandler, @unchecked Sendable {
+    // @unchecked: `violations` is only touched under `lock`.
+    let adapter: LoggerViolationHandler
+    let file: JSONLinesViolationHandler
+    private let lock = NSLock()
+    private var violations: [ConfinementViolation] = []
+
+    init(adapter: LoggerViolationHandler, path: String) {
+        self.adapter = adapter
+        self.file = JSONLinesViolationHandler(path: path)
+    }
+
+    func handle(_ violation: ConfinementViolation) {
+        lock.withLock { violations.append(violation) }
+        adapter.handle(violation)
+        file.handle(violation)
+    }
+
+    var recorded: [ConfinementViolation] { lock.withLock { violations } }
+}
+
 @Suite("swift-log adapter")
 struct LoggerViolationHandlerTests {
-    private func violation(tier: ConfinementViolation.Tier) -> ConfinementViolation {
-        ConfinementViolation(
-            kind: .wrongContext, tier: tier, objectType: "UploadQueue", objectIdentity: "0x1", member: "enqueue(_:)",
-            expectedOwner: "queue \"com.app.uploads\"", actualContext: "main thread",
-            ownerBoundAt: CodeLocation(fileID: "App/Upload.swift", line: 4),
-            callSite: CodeLocation(fileID: "App/Upload.swift", line: 9), detail: "extra"
-        )
+    /// Whether `metadata` is what the JSON Lines line wrote: text as text, numbers and flags as their
+    /// text, objects and arrays alike.
+    private func same(_ metadata: Logger.MetadataValue, _ json: Any) -> Bool {
+        switch metadata {
+        case .string(let text):
+            if let string = json as? String { return string == text }
+            if let number = json as? NSNumber { return text == "\(number)" || text == (number.boolValue ? "true" : "false") }
+            return false
+        case .stringConvertible(let value): return "\(value)" == "\(json)"
+        case .dictionary(let fields):
+            guard let object = json as? [String: Any], object.count == fields.count else { return false }
+            return fields.allSatisfy { key, value in object[key].map { same(value, $0) } ?? false }
+        case .array(let values):
+            guard let array = json as? [Any], array.count == values.count else { return false }
+            return zip(values, array).allSatisfy(same)
+        }
     }
 
-    @Test func everyFieldBecomesMetadataAtTheTiersLevel() {
+    @Test func theMetadataIsTheJSONLinesFieldsOneByOne() throws {
+        let path = NSTemporaryDirectory() + "schedulable-adapter-\(UUID().uuidString).jsonl"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let recorder = RecordingLogHandler()
+        let sinks = BothSinks(adapter: LoggerViolationHandler(logger: Logger(label: "test") { _ in recorder }), path: path)
+        let owner = ThreadScheduler(label: "test.adapter.fields.owner")
+        defer { owner.shutdown() }
+        let box = withConfinementViolationHandler(sinks) { SchedulableObject([Int](), on: owner) }
+        SerialQueueScheduler(label: "test.adapter.fields.other").sync { box.assertIsolated() }
+        guard ConfinementSystem.debugChecksCompiledIn else { return #expect(recorder.recorded.isEmpty) }
+        let violation = try #require(sinks.recorded.first)
+        let metadata = try #require(recorder.recorded.first?.metadata)
+        let line = try #require(try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").first)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        // The metadata is the report's fields: every one of them, and only them.
+        #expect(Set(metadata.keys) == Set(violation.fields.map(\.name)))
+        #expect(Set(object.keys).subtracting(["schema", "version", "level", "message"]) == Set(metadata.keys))
+        for (key, value) in metadata {
+            let written = try #require(object[key], "\(key)")
+            #expect(same(value, written), "\(key): \(value) is not \(written)")
+        }
+        // A real violation of this shape has both sides, an access site and a stack.
+        for key in ["ownerActivity", "intruder", "accessSite", "stack", "callSite"] { #expect(metadata[key] != nil, "\(key)") }
+    }
+
+    @Test func theLevelIsTheTiers() throws {
         let recorder = RecordingLogHandler()
         let handler = LoggerViolationHandler(logger: Logger(label: "test") { _ in recorder })
-        handler.handle(violation(tier: .assert))
-        handler.handle(violation(tier: .note))
-        let entries = recorder.recorded
-        #expect(entries.map(\.level) == [.warning, .notice])
-        #expect(entries[0].message == "Schedulable: UploadQueue.enqueue(_:) used outside its owner")
-        #expect(entries[0].metadata == [
-            "kind": "wrongContext", "tier": "assert", "typeName": "UploadQueue", "objectIdentity": "0x1",
-            "member": "enqueue(_:)", "expectedOwner": "queue \"com.app.uploads\"", "actualContext": "main thread",
-            "path": "App/Upload.swift", "line": "9", "ownerBoundAt": "App/Upload.swift:4", "detail": "extra",
-        ])
+        let owner = SerialQueueScheduler(label: "test.adapter.level.owner")
+        let box = withConfinementViolationHandler(handler) { SchedulableObject([Int](), on: owner) }
+        SerialQueueScheduler(label: "test.adapter.level.other").sync { box.assertIsolated() }
         #expect(LoggerViolationHandler.level(of: .precondition) == .critical)
-    }
-
-    @Test func theAccessSiteAndStackAreMetadataWithTheSchemasKeys() {
-        let recorder = RecordingLogHandler()
-        let handler = LoggerViolationHandler(logger: Logger(label: "test") { _ in recorder })
-        var violation = violation(tier: .assert)
-        let site = ConfinementViolation.StackFrame(function: "touch(_:)", file: "/src/App/main.swift", line: 14, module: "App")
-        violation.accessSite = site
-        violation.stack = [site, ConfinementViolation.StackFrame(function: "DispatchQueue.sync(execute:)", image: "libswiftDispatch.so")]
-        handler.handle(violation)
-        let metadata = recorder.recorded[0].metadata
-        let siteMetadata: Logger.MetadataValue = .dictionary(
-            ["function": "touch(_:)", "path": "/src/App/main.swift", "line": "14", "fileID": "App/main.swift"]
-        )
-        #expect(metadata["accessSite"] == siteMetadata)
-        #expect(metadata["stack"] == .array([
-            siteMetadata, .dictionary(["function": "DispatchQueue.sync(execute:)", "image": "libswiftDispatch.so"]),
-        ]))
+        #expect(LoggerViolationHandler.level(of: .note) == .notice)
+        guard ConfinementSystem.debugChecksCompiledIn else { return #expect(recorder.recorded.isEmpty) }
+        let entry = try #require(recorder.recorded.first)
+        #expect(entry.level == .warning)
+        #expect(entry.message == "Schedulable: SchedulableObject<Array<Int>>.assertIsolated() used outside its owner")
+        #expect(entry.metadata["expectedOwner"] == "queue \"test.adapter.level.owner\"")
     }
 
     @Test func aRealViolationsAccessSiteIsTheLineThatMadeIt() throws {
@@ -88,32 +125,13 @@ struct LoggerViolationHandlerTests {
             Issue.record("accessSite is not a dictionary")
             return
         }
-        #expect(site["fileID"] == "SchedulableLoggingTests/LoggerViolationHandlerTests.swift")
-        #expect(site["line"] == "\(line)")
+        guard case .dictionary(let location) = try #require(site["location"]) else {
+            Issue.record("accessSite has no location")
+            return
+        }
+        #expect(location["fileID"] == "SchedulableLoggingTests/LoggerViolationHandlerTests.swift")
+        #expect(location["line"] == "\(line)")
         #expect(site["function"]?.description.contains("aRealViolationsAccessSiteIsTheLineThatMadeIt()") == true)
-    }
-
-    @Test func bothSidesAreMetadataWithTheSchemasKeys() {
-        let recorder = RecordingLogHandler()
-        let handler = LoggerViolationHandler(logger: Logger(label: "test") { _ in recorder })
-        var violation = violation(tier: .assert)
-        violation.ownerActivity = ConfinementViolation.OwnerActivity(
-            state: .running, scheduledAt: CodeLocation(fileID: "App/Upload.swift", line: 88), function: "enqueue(_:)",
-            runningForNanoseconds: 3_000_000
-        )
-        violation.intruder = ConfinementViolation.Intruder(
-            inTask: true, taskName: "Upload batch 3", thread: 4243, threadName: "com.apple.root.default-qos", qos: "default"
-        )
-        handler.handle(violation)
-        let metadata = recorder.recorded[0].metadata
-        #expect(metadata["ownerActivity"] == .dictionary([
-            "state": "running", "scheduledAt": "App/Upload.swift:88", "function": "enqueue(_:)",
-            "runningForNanoseconds": "3000000",
-        ]))
-        #expect(metadata["intruder"] == .dictionary([
-            "inTask": "true", "taskName": "Upload batch 3", "thread": "4243",
-            "threadName": "com.apple.root.default-qos", "qos": "default",
-        ]))
     }
 
     @Test func aRealViolationsIntruderIsTheSyncCallThatMadeIt() throws {
@@ -132,7 +150,9 @@ struct LoggerViolationHandlerTests {
             return
         }
         #expect(intruder["context"] == "queue \"test.adapter.sides.other\"")
-        #expect(intruder["scheduledAt"] == "SchedulableLoggingTests/LoggerViolationHandlerTests.swift:\(line)")
+        #expect(intruder["scheduledAt"] == .dictionary([
+            "fileID": "SchedulableLoggingTests/LoggerViolationHandlerTests.swift", "line": "\(line)",
+        ]))
         #expect(intruder["function"] == "aRealViolationsIntruderIsTheSyncCallThatMadeIt()")
     }
 
