@@ -27,7 +27,7 @@ private final class FixtureShelf: ConfinedObject, @unchecked Sendable {
 @Suite("Observation: the file the writer produces is the versioned fixture")
 struct ObservationFileFixtureTests {
     static let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Fixtures/ObservationFile/observations-v1.json")
+        .appendingPathComponent("Fixtures/ObservationFile/observations-v2.json")
 
     init() {
         ConfinementObservations.writesFileAtExit = false

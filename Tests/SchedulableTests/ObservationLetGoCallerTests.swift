@@ -46,7 +46,7 @@ struct ObservationLetGoCallerTests {
                 storage.sync { article.parse() }
             }
             let letGo = steps.last?["letGo"] as? [String: Any]
-            let found = letGo.map { "\($0["file"] as? String ?? "?"):\($0["line"] as? Int ?? 0)" } ?? "none"
+            let found = letGo.map { "\($0["fileID"] as? String ?? "?"):\($0["line"] as? Int ?? 0)" } ?? "none"
             answers[found == "\(thisFile):\(callLine)" ? "at the call" : found, default: 0] += 1
         }
         #expect(answers == ["at the call": 200])

@@ -38,7 +38,7 @@ struct ObservationLetGoTests {
     /// `letGo`'s file and line, or `nil` when the step has none.
     private func letGo(_ step: [String: Any]) -> String? {
         guard let site = step["letGo"] as? [String: Any] else { return nil }
-        return "\(site["file"] as? String ?? "?"):\(site["line"] as? Int ?? 0)"
+        return "\(site["fileID"] as? String ?? "?"):\(site["line"] as? Int ?? 0)"
     }
 
     /// A method used twice in the first queue, at two lines, then in the second: the step into the

@@ -40,7 +40,7 @@ private func steps(of name: String) throws -> [[String: Any]] {
 private func stepWork(_ step: [String: Any]) -> (line: Int?, file: String?, function: String?)? {
     guard let work = step["work"] as? [String: Any] else { return nil }
     let at = work["scheduledAt"] as? [String: Any]
-    return (at?["line"] as? Int, at?["file"] as? String, work["function"] as? String)
+    return (at?["line"] as? Int, at?["fileID"] as? String, work["function"] as? String)
 }
 
 @Suite("Observation: what the new user was running")

@@ -105,7 +105,7 @@ struct ObservationTests {
         let type = try #require(ObservedType("ObservedOnOne"))
         #expect(type.record["kind"] as? String == "observed")
         let createdAt = try #require(type.record["createdAt"] as? [String: Any])
-        #expect(createdAt["file"] as? String == "SchedulableTests/ObservationTests.swift")
+        #expect(createdAt["fileID"] as? String == "SchedulableTests/ObservationTests.swift")
         #expect(createdAt["line"] as? Int == ObservedOnOne.observedLine)
         #expect(type.json["module"] as? String == "SchedulableTests")
         #expect(type.instances.count == 3)
@@ -113,7 +113,7 @@ struct ObservationTests {
         let step = try #require((type.instances.first?["steps"] as? [[String: Any]])?.first)
         #expect(step["member"] as? String == "touch()")
         let site = try #require(step["site"] as? [String: Any])
-        #expect(site["file"] as? String == "SchedulableTests/ObservationTests.swift")
+        #expect(site["fileID"] as? String == "SchedulableTests/ObservationTests.swift")
     }
 
     /// The same order in every run: each use waits for the one before (60 runs, within the kept bound).
@@ -161,7 +161,7 @@ struct ObservationTests {
         let step = try #require((type.instances.first?["steps"] as? [[String: Any]])?.last)
         #expect(step["member"] as? String == "handOff(to:)")
         let site = try #require(step["site"] as? [String: Any])
-        #expect(site["file"] as? String == "SchedulableTests/ObservationTests.swift")
+        #expect(site["fileID"] as? String == "SchedulableTests/ObservationTests.swift")
         #expect(site["line"] as? Int == handOffLine)
     }
 

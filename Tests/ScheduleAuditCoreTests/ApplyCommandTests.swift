@@ -234,7 +234,7 @@ struct ApplyCommandTests {
         let newer = try F.write(#"{"format": "schedulable-proposal", "version": 9}"#, to: "p.json", in: directory)
         let result = AuditCommand.main(arguments: ["apply", newer, "--sources", directory.path])
         #expect(result.status == AuditCommand.exitUsage)
-        #expect(result.standardError == "error: '\(newer)' is schedulable-proposal version 9; this schedule-audit-tool reads up to version 1: update Schedulable\nRun 'schedule-audit-tool apply --help' for usage.\n")
+        #expect(result.standardError == "error: '\(newer)' is schedulable-proposal version 9; this schedule-audit-tool reads up to version 2: update Schedulable\nRun 'schedule-audit-tool apply --help' for usage.\n")
         let observations = AuditCommand.main(arguments: ["apply", F.observation("owner"), "--sources", directory.path])
         #expect(observations.standardError.hasPrefix("error: '\(F.observation("owner"))' is not a schedulable-proposal file: found 'schedulable-observations'"))
     }

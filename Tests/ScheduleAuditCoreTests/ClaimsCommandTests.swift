@@ -116,7 +116,7 @@ struct ClaimsCommandTests {
     @Test(arguments: [
         (#"{"format": "other", "version": 1}"#, "'FILE' is not a schedulable-observations file: found 'other'"),
         (#"{"version": 1}"#, #"'FILE' is not a schedulable-observations file: found no "format" key"#),
-        (#"{"format": "schedulable-observations", "version": 2}"#, "'FILE' is schedulable-observations version 2; this schedule-audit-tool reads up to version 1: update Schedulable"),
+        (#"{"format": "schedulable-observations", "version": 3}"#, "'FILE' is schedulable-observations version 3; this schedule-audit-tool reads up to version 2: update Schedulable"),
         (#"{"format": "schedulable-observations", "version": 1, \#(limits), "contexts": []}"#, "malformed observation file 'FILE': missing key 'types' in the top level"),
         (#"{"format": "schedulable-observations", "version": 1, \#(limits), "contexts": [{"id": "x"}], "types": []}"#, "malformed observation file 'FILE': wrong value at contexts[0].id: "),
         ("[1, 2", "'FILE' is not a schedulable-observations file: not a JSON object ("),

@@ -17,12 +17,16 @@ struct ObservationFileTests {
     }
 
     /// The file the library's writer produces (`SchedulableTests`' `theWrittenFileIsTheFixture` writes
-    /// and compares it): this reader reads its version and judges what its run did. A change of the
-    /// writer that this reader does not follow fails here.
-    @Test func theWritersFixtureIsReadAndJudged() throws {
-        let fixture = Fixture.directory.deletingLastPathComponent().appendingPathComponent("ObservationFile/observations-v1.json").path
+    /// and compares it, version 2), and the same run as version 1 wrote it (locations' file spelt
+    /// `"file"`): this reader reads both and judges what the run did. A change of the writer that this
+    /// reader does not follow fails here.
+    @Test(arguments: [2, 1]) func theWritersFixtureIsReadAndJudged(version: Int) throws {
+        let fixture = Fixture.directory.deletingLastPathComponent()
+            .appendingPathComponent("ObservationFile/observations-v\(version).json").path
         let text = try String(contentsOfFile: fixture, encoding: .utf8)
-        #expect(text.contains(#""version" : \#(Observation.File.supportedVersion)"#), "the fixture is of the version this reader reads")
+        #expect(text.contains(#""version" : \#(version)"#))
+        #expect(text.contains(#""fileID" : "#) == (version >= 2) && text.contains(#""file" : "#) == (version < 2))
+        if version == 2 { #expect(version == Observation.File.supportedVersion, "the writer's fixture is of the version this reader reads") }
         let entries = try F.propose([fixture])
         #expect(Set(entries.keys) == ["FixtureArticle", "FixtureShelf"])
         let article = try #require(entries["FixtureArticle"])
@@ -46,8 +50,8 @@ struct ObservationFileTests {
     }
 
     @Test func aNewerVersionIsRejected() throws {
-        let message = try Self.error(for: #"{"format": "schedulable-observations", "version": 2, "types": "anything"}"#)
-        #expect(message.hasSuffix("is schedulable-observations version 2; this schedule-audit-tool reads up to version 1: update Schedulable"))
+        let message = try Self.error(for: #"{"format": "schedulable-observations", "version": 3, "types": "anything"}"#)
+        #expect(message.hasSuffix("is schedulable-observations version 3; this schedule-audit-tool reads up to version 2: update Schedulable"))
     }
 
     @Test(arguments: [

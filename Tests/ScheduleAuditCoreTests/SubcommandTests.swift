@@ -77,7 +77,10 @@ struct SubcommandTests {
             """)
         let json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: output))) as? [String: Any])
         #expect(json["format"] as? String == "schedulable-proposal")
-        #expect(json["version"] as? Int == 1)
+        #expect(json["version"] as? Int == 2)
+        // Version 2 writes a location's file as the core library's JSON does.
+        let text = try String(contentsOfFile: output, encoding: .utf8)
+        #expect(text.contains(#""fileID" : "#) && !text.contains(#""file" : "#))
         let proposal = try Proposal.load(path: output)
         #expect(proposal.types.map(\.conclusion) == [.main, .owner, .owner])
         #expect(proposal.observations == [F.observation("main"), F.observation("owner")])

@@ -15,7 +15,7 @@ import Darwin
 /// with a declared owner. Nothing changes on the fast path: only a check that misses records.
 ///
 /// When anything was observed, the process writes it at exit, as the observation file (format
-/// `schedulable-observations`, version 1, described in the Adopting in an Existing Codebase article),
+/// `schedulable-observations`, version 2, described in the Adopting in an Existing Codebase article),
 /// to the directory `SCHEDULABLE_CONFINEMENT_OBSERVATIONS` names (default `.schedulable/observations`
 /// in the working directory), one file per process (`<executable>-<pid>.json`), so that the files of
 /// parallel test processes and exit tests are merged by the audit tool. A process that stops on a trap
@@ -29,7 +29,7 @@ public enum ConfinementObservations {
     public static let defaultDirectory = ".schedulable/observations"
 
     /// The version of the observation file's format this library writes.
-    public static let formatVersion = 1
+    public static let formatVersion = 2
 
     /// Whether the process writes the observation file at exit when anything was observed (`true` by
     /// default). Turn it off to write it yourself with ``write(toDirectory:)``, or to keep a test

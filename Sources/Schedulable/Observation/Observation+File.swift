@@ -7,7 +7,7 @@ import Darwin
 #endif
 
 extension Observation {
-    /// The observation file (format `schedulable-observations`, version 1): the store's types as JSON,
+    /// The observation file (format `schedulable-observations`, version 2): the store's types as JSON,
     /// contexts numbered in the order they first appear. The Adopting in an Existing Codebase article
     /// documents every field; the audit tool's reader checks `format` and `version`.
     struct File {
@@ -103,9 +103,9 @@ extension Observation {
             return JSON.object(fields)
         }
 
-        /// A location as the file spells it: `{"file", "line"}`.
+        /// A location in the package's one shape, `{"fileID", "line"}` (version 1 spelt it `file`).
         static func location(_ location: CodeLocation) -> String {
-            JSON.object([("file", JSON.string(location.fileID)), ("line", String(location.line))])
+            ConfinementViolation.FieldValue.location(location).json
         }
 
         private static func array(_ elements: [String]) -> String {
@@ -116,7 +116,7 @@ extension Observation {
 
 extension Observation.Step {
     /// The step's optional fields, each only when known: `letGo` (a site: where the previous context
-    /// let go), `work` (`{"scheduledAt"?: {"file", "line"}, "function"?}`, the library work item the new
+    /// let go), `work` (`{"scheduledAt"?: {"fileID", "line"}, "function"?}`, the library work item the new
     /// user ran) and `taskName`.
     /// `typeName` is the instance's type: `letGo` is the first frame outside its own code.
     func optionalFields(of typeName: String) -> [(String, String)] {

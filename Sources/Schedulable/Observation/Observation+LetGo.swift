@@ -16,7 +16,7 @@ extension Observation.Site {
             .map { CapturedAccess.reportFrame(CallStack.atItsStatement($0)) }
             .first { !Self.isCode($0.function, of: typeName) }
         guard let frame = outside, let line = frame.line, let fileID = frame.fileID else { return json }
-        var fields = [("file", JSON.string(fileID)), ("line", String(line)), ("function", JSON.string(frame.function))]
+        var fields = [("fileID", JSON.string(fileID)), ("line", String(line)), ("function", JSON.string(frame.function))]
         if let path = frame.file, path.hasPrefix("/") { fields.append(("path", JSON.string(path))) }
         return JSON.object(fields)
     }

@@ -54,7 +54,7 @@ package enum Observation {
             self.given = given
         }
 
-        /// The file's `{"file", "line", "function", "path"?}`: the given site, else the line an editor
+        /// The file's `{"fileID", "line", "function", "path"?}`: the given site, else the line an editor
         /// should open (``ViolationAccess/failureSite(isMethodGuard:)``), else the guard's line, else
         /// `null`.
         var json: String {
@@ -62,7 +62,7 @@ package enum Observation {
             guard let frame = access.failureSite(isMethodGuard: callSite != nil), let line = frame.line,
                 let fileID = frame.fileID
             else { return callSite.map(File.location) ?? "null" }
-            var fields = [("file", JSON.string(fileID)), ("line", String(line)), ("function", JSON.string(frame.function))]
+            var fields = [("fileID", JSON.string(fileID)), ("line", String(line)), ("function", JSON.string(frame.function))]
             if let path = frame.file, path.hasPrefix("/") { fields.append(("path", JSON.string(path))) }
             return JSON.object(fields)
         }

@@ -2,7 +2,7 @@ import Foundation
 
 extension Observation {
     /// One observation file as the core library writes it at process exit, one per process (format
-    /// `schedulable-observations`, version 1; the Adopting in an Existing Codebase article documents it).
+    /// `schedulable-observations`, version 2, and version 1, which spelt a location's file `file`; the Adopting in an Existing Codebase article documents it).
     /// `propose` and `claims` both read them through `Observation.Store`, which merges them.
     ///
     /// Decoding validates what the conclusions rely on: the format and version, the record kind, an owner for
@@ -12,7 +12,7 @@ extension Observation {
         /// The `format` value every observation file carries.
         static let format = "schedulable-observations"
         /// The newest version this reader understands.
-        static let supportedVersion = 1
+        static let supportedVersion = 2
         /// The `resolution` of a runtime that records a use in the innermost serial context its thread
         /// holds, so that a use inside another queue's `sync` on the owner's thread is a step of its own.
         static let innermostSerial = "innermost-serial"

@@ -1,12 +1,12 @@
 import Foundation
 
 /// What `schedule-audit-tool propose` writes and `apply` reads: one conclusion per observed type, with its
-/// evidence (format `schedulable-proposal`, version 1; documented in the "Proposing Owners" article).
+/// evidence (format `schedulable-proposal`, version 2 — version 1 spelt a site's file `file`, still read —; documented in the "Proposing Owners" article).
 struct Proposal: Codable, Sendable {
     /// The `format` value of every proposal file.
     static let format = "schedulable-proposal"
     /// The version this tool writes, and the newest it reads.
-    static let currentVersion = 1
+    static let currentVersion = 2
 
     /// A conclusion: what the observations say about one type's owner.
     enum Conclusion: String, Codable, Sendable, CaseIterable {
