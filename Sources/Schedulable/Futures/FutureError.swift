@@ -35,7 +35,7 @@ public struct FutureError: Error, Sendable, Hashable, CustomStringConvertible {
     ///   - reason: What went wrong.
     ///   - schedulerLabel: The label of the future's scheduler.
     ///   - createdAt: Where the future was made.
-    public init(reason: Reason, schedulerLabel: String, createdAt: CodeLocation) {
+    package init(reason: Reason, schedulerLabel: String, createdAt: CodeLocation) {
         self.reason = reason
         self.schedulerLabel = schedulerLabel
         self.createdAt = createdAt

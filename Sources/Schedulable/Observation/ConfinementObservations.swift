@@ -23,13 +23,13 @@ import Darwin
 public enum ConfinementObservations {
     /// The environment variable naming the directory the observation file is written to:
     /// `SCHEDULABLE_CONFINEMENT_OBSERVATIONS`.
-    public static let directoryEnvironmentVariable = "SCHEDULABLE_CONFINEMENT_OBSERVATIONS"
+    package static let directoryEnvironmentVariable = "SCHEDULABLE_CONFINEMENT_OBSERVATIONS"
 
     /// The directory used when ``directoryEnvironmentVariable`` is not set: `.schedulable/observations`.
-    public static let defaultDirectory = ".schedulable/observations"
+    package static let defaultDirectory = ".schedulable/observations"
 
     /// The version of the observation file's format this library writes.
-    public static let formatVersion = 2
+    package static let formatVersion = 2
 
     /// Whether the process writes the observation file at exit when anything was observed (`true` by
     /// default). Turn it off to write it yourself with ``write(toDirectory:)``, or to keep a test
@@ -42,31 +42,32 @@ public enum ConfinementObservations {
     private static let writesAtExit = LockedValue(true)
 
     /// Everything observed so far, as the observation file's JSON (what the process writes at exit).
-    public static var json: String {
+    package static var json: String {
         Observation.File(types: Observation.Store.shared.snapshot).json
     }
 
-    /// Writes ``json`` now to `directory` (created if needed) as `<executable>-<pid>.json`.
+    /// Writes the observation file now to `directory` (created if needed) as `<executable>-<pid>.json`.
     ///
-    /// - Parameter directory: The directory; ``defaultDirectory`` or the environment's when `nil`.
+    /// - Parameter directory: The directory; when `nil`, `SCHEDULABLE_CONFINEMENT_OBSERVATIONS`, else
+    ///   `.schedulable/observations`.
     /// - Returns: The file's path, or the reason it could not be written.
     @discardableResult
-    public static func write(toDirectory directory: String? = nil) -> Result<String, ObservationWriteError> {
+    public static func write(toDirectory directory: String? = nil) -> Result<String, WriteError> {
         let directory = directory ?? StandardError.environmentValue(directoryEnvironmentVariable) ?? defaultDirectory
         if let reason = makeDirectories(directory) {
-            return .failure(ObservationWriteError(path: directory, reason: reason))
+            return .failure(WriteError(path: directory, reason: reason))
         }
         let executable = CommandLine.arguments.first.map(CallStack.fileName(of:)) ?? "process"
         let path = directory + "/" + executable + "-\(getpid()).json"
         let temporary = path + ".partial"
         let opened = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard opened >= 0 else {
-            return .failure(ObservationWriteError(path: temporary, reason: String(cString: strerror(errno))))
+            return .failure(WriteError(path: temporary, reason: String(cString: strerror(errno))))
         }
         StandardError.write(json, toDescriptor: opened)
         close(opened)
         guard rename(temporary, path) == 0 else {
-            return .failure(ObservationWriteError(path: path, reason: String(cString: strerror(errno))))
+            return .failure(WriteError(path: path, reason: String(cString: strerror(errno))))
         }
         return .success(path)
     }
@@ -101,13 +102,15 @@ public enum ConfinementObservations {
     }
 }
 
-/// Why the observation file could not be written.
-public struct ObservationWriteError: Error, Sendable, CustomStringConvertible {
-    /// The file or directory that could not be written.
-    public let path: String
-    /// The system's reason.
-    public let reason: String
+extension ConfinementObservations {
+    /// Why the observation file could not be written: what ``write(toDirectory:)`` returns on failure.
+    public struct WriteError: Error, Sendable, CustomStringConvertible {
+        /// The file or directory that could not be written.
+        public let path: String
+        /// The system's reason.
+        public let reason: String
 
-    /// `cannot write the observation file <path>: <reason>`.
-    public var description: String { "cannot write the observation file \(path): \(reason)" }
+        /// `cannot write the observation file <path>: <reason>`.
+        public var description: String { "cannot write the observation file \(path): \(reason)" }
+    }
 }

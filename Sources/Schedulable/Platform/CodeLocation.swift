@@ -10,7 +10,7 @@ public struct CodeLocation: Sendable, Hashable, CustomStringConvertible {
     /// - Parameters:
     ///   - fileID: The file, as `#fileID` spells it.
     ///   - line: The line.
-    public init(fileID: String, line: Int) {
+    package init(fileID: String, line: Int) {
         self.fileID = fileID
         self.line = line
     }

@@ -38,8 +38,8 @@ public struct ConfinementPolicy: Sendable, Equatable, CustomStringConvertible {
     /// - Parameters:
     ///   - text: The policy, e.g. `warn,UploadQueue=trap`.
     ///   - fallback: The default level when `text` names none.
-    /// - Throws: ``ConfinementPolicyError`` naming every entry that is malformed or names an unknown level.
-    public init(parsing text: String, fallback: ConfinementLevel = .trap) throws(ConfinementPolicyError) {
+    /// - Throws: ``ParseError`` naming every entry that is malformed or names an unknown level.
+    public init(parsing text: String, fallback: ConfinementLevel = .trap) throws(ParseError) {
         var policy = ConfinementPolicy(default: fallback)
         var problems: [String] = []
         var defaultEntry: String?
@@ -74,7 +74,7 @@ public struct ConfinementPolicy: Sendable, Equatable, CustomStringConvertible {
             }
         }
         if !problems.isEmpty {
-            throw ConfinementPolicyError(text: text, problems: problems, validPart: policy)
+            throw ParseError(text: text, problems: problems, validPart: policy)
         }
         self = policy
     }
@@ -96,21 +96,24 @@ public struct ConfinementPolicy: Sendable, Equatable, CustomStringConvertible {
     }
 }
 
-/// A policy text that could not be parsed: every problem, and what the valid entries alone would give.
-public struct ConfinementPolicyError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// The text that was parsed.
-    public let text: String
-    /// One sentence per malformed entry.
-    public let problems: [String]
-    /// The policy the valid entries give, so that a caller can apply them and lose nothing else.
-    public let validPart: ConfinementPolicy
+extension ConfinementPolicy {
+    /// A policy text that could not be parsed (what ``init(parsing:fallback:)`` throws): every problem,
+    /// and what the valid entries alone would give.
+    public struct ParseError: Error, Sendable, Equatable, CustomStringConvertible {
+        /// The text that was parsed.
+        public let text: String
+        /// One sentence per malformed entry.
+        public let problems: [String]
+        /// The policy the valid entries give, so that a caller can apply them and lose nothing else.
+        public let validPart: ConfinementPolicy
 
-    /// What is wrong and how to write it.
-    public var description: String {
-        "the confinement policy \"\(text)\" has \(problems.count == 1 ? "a problem" : "\(problems.count) problems"): "
-            + problems.joined(separator: "; ")
-            + ". Write entries as level or Name=level, separated by commas; levels: "
-            + ConfinementLevel.allCases.map(\.rawValue).joined(separator: ", ")
+        /// What is wrong and how to write it.
+        public var description: String {
+            "the confinement policy \"\(text)\" has \(problems.count == 1 ? "a problem" : "\(problems.count) problems"): "
+                + problems.joined(separator: "; ")
+                + ". Write entries as level or Name=level, separated by commas; levels: "
+                + ConfinementLevel.allCases.map(\.rawValue).joined(separator: ", ")
+        }
     }
 }
 

@@ -17,17 +17,17 @@ import CSchedulableContext
 /// its ``ConfinementLevel/failTest`` level.
 public enum ConfinementSystem {
     /// The environment variable that overrides the handler with a policy: `SCHEDULABLE_CONFINEMENT`.
-    public static let environmentVariable = "SCHEDULABLE_CONFINEMENT"
+    package static let environmentVariable = "SCHEDULABLE_CONFINEMENT"
 
 
     /// The environment variable that names a file every delivered violation is also appended to, as
     /// JSON Lines: `SCHEDULABLE_CONFINEMENT_JSONL` (see ``JSONLinesViolationHandler``).
-    public static let jsonLinesEnvironmentVariable = "SCHEDULABLE_CONFINEMENT_JSONL"
+    package static let jsonLinesEnvironmentVariable = "SCHEDULABLE_CONFINEMENT_JSONL"
 
 
     /// The environment variable that sets ``reportStackDepth`` at start-up: `SCHEDULABLE_CONFINEMENT_STACK`
     /// (a number of frames; `0` turns the stack off).
-    public static let stackDepthEnvironmentVariable = "SCHEDULABLE_CONFINEMENT_STACK"
+    package static let stackDepthEnvironmentVariable = "SCHEDULABLE_CONFINEMENT_STACK"
 
 
     /// How many frames of the violating thread a report shows, from its access site on, in builds with the
@@ -64,7 +64,7 @@ public enum ConfinementSystem {
     /// (each one, with the syntax) and left out; the valid ones still apply.
     private static let environmentHandler: (any ConfinementViolationHandler)? = {
         guard let (value, name) = EnvironmentSetting.policy.read() else { return nil }
-        do throws(ConfinementPolicyError) {
+        do throws(ConfinementPolicy.ParseError) {
             return PolicyViolationHandler(try ConfinementPolicy(parsing: value, fallback: defaultLevel))
         } catch {
             StandardError.write(
