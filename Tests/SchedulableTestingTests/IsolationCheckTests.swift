@@ -61,8 +61,7 @@ struct IsolationCheckTests {
 
     /// The notifier calls its delegate inside `queue.sync`, on the test's own thread: the test's task
     /// is known there, so the failure is the test's.
-    @Test(.disabled(if: underThreadSanitizer, "a witness's site is its caller under ThreadSanitizer"))
-    func aPreconcurrencyWitnessCalledOnAnotherQueueFailsTheTest() {
+    @Test func aPreconcurrencyWitnessCalledOnAnotherQueueFailsTheTest() {
         let screen = SettingsScreen()
         let issues = TestIssueCapture.capturing { _ in
             let notifier = LegacyNotifier()

@@ -71,7 +71,6 @@ final class IsolationCheckXCTests: XCTestCase {
     }
 
     func testAPreconcurrencyWitnessCalledOnAnotherQueueIsOneFailure() async throws {
-        try XCTSkipIf(underThreadSanitizer, "a witness's site is its caller under ThreadSanitizer")
         try expect("witness", check: .witness)
         let screen = SettingsScreen()
         let notifier = LegacyNotifier()

@@ -52,6 +52,18 @@ extension RuntimeImages {
         return (function, row.path, row.line > 0 ? row.line : nil)
     }
 
+    /// For ``CallStack/atItsEntry(_:orOfTheCallAfter:)``: the first line of `implementation`, a witness
+    /// thunk's, found by name in the image that holds the thunk's `address`; `nil` with switch
+    /// `DWARF_READER` or where the reader cannot say.
+    static func entryLine(of implementation: WitnessThunk.Implementation, inImageHolding address: UInt) -> (path: String, line: Int)? {
+        guard PlatformInternals.dwarfReaderAllowed,
+              let probe = RuntimeBacktraceReader.backtrace(of: [address], programCounters: true),
+              case .programCounter(let pc)? = probe.frames.first(where: { _ in true }),
+              let index = current.indexOfImage(at: pc), let path = current[index].path
+        else { return nil }
+        return InlinedCallSites.entryLine(of: implementation, inImageAt: path)
+    }
+
     /// `frame` symbolicated by the module alone (its line, no inlined frames), or `nil`: where the reader
     /// cannot say (a DWARF 5 unit, an image it cannot read, an address no unit covers, such as `_start`).
     /// Not the inlined frames: to find them the module indexes every inlined call of the image first,

@@ -7,15 +7,22 @@ extension CallStack {
     ///
     /// - Parameters:
     ///   - frame: The frame.
-    ///   - orOfTheCallAfter: The frame is a witness thunk's: the line is the entry of the function its
-    ///     next instruction calls (the implementation), where that is a direct call.
+    ///   - orOfTheCallAfter: The frame is a witness thunk's: the line is the entry of its implementation,
+    ///     found by name in the image's symbol table (``WitnessThunk``), else of the function its next
+    ///     instruction calls, where that is a direct call.
     package static func atItsEntry(_ frame: Frame, orOfTheCallAfter: Bool = false) -> Frame {
         guard frame.line == nil, !frame.isInlined, let function = frame.rawName else { return frame }
         if let known = EntryLines.cache.withLock({ $0[frame.address] }) { return placed(frame, at: known) }
         var found: (path: String, line: Int)?
         #if canImport(Runtime)
         if PlatformInternals.runtimeBacktraceAllowed, #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
-            found = RuntimeImages.entryLine(
+            #if os(Linux)
+            // A witness thunk's implementation, by the name its symbol gives (WitnessThunk).
+            if orOfTheCallAfter, let implementation = WitnessThunk.implementation(ofThunk: function) {
+                found = RuntimeImages.entryLine(of: implementation, inImageHolding: frame.address)
+            }
+            #endif
+            found = found ?? RuntimeImages.entryLine(
                 returningTo: frame.address, in: function, orOfTheCallAfter: orOfTheCallAfter
             )
         }
@@ -67,24 +74,6 @@ extension CallStack {
         else { return nil }
         return (path, line)
     }
-}
-
-/// The target of the direct call instruction at `address` (x86-64 `call rel32`, arm64 `bl`), or `nil`
-/// for any other instruction or architecture. Reads the process's own code, which is mapped readable.
-private func directCallTarget(at address: UInt) -> UInt? {
-    guard let code = UnsafeRawPointer(bitPattern: address) else { return nil }
-    #if arch(x86_64)
-    guard code.load(as: UInt8.self) == 0xE8 else { return nil }
-    let offset = Int(Int32(littleEndian: code.loadUnaligned(fromByteOffset: 1, as: Int32.self)))
-    return UInt(bitPattern: Int(bitPattern: address) &+ 5 &+ offset)
-    #elseif arch(arm64)
-    let word = UInt32(littleEndian: code.load(as: UInt32.self))
-    guard word >> 26 == 0b100101 else { return nil }
-    let offset = (Int(Int32(bitPattern: word << 6)) >> 6) * 4  // imm26, sign-extended, in words
-    return UInt(bitPattern: Int(bitPattern: address) &+ offset)
-    #else
-    return nil
-    #endif
 }
 
 private enum EntryLines {

@@ -99,7 +99,7 @@ enum InlinedCallSites {
         image(at: path)?.textRange
     }
 
-    private static func image(at path: String) -> DwarfImage? {
+    static func image(at path: String) -> DwarfImage? {
         images.withLock { images -> DwarfImage? in
             if let known = images[path] { return known }
             let read = DwarfImage(mappingFileAt: path)

@@ -243,10 +243,7 @@ final class CapturedAccess: Sendable {
             if let first {
                 var fromSite = Array(frames[first...])
                 fromSite[0] = CallStack.atItsStatement(fromSite[0])
-                if atEntry {
-                    let site = fromSite[0]
-                    fromSite[0] = CallStack.atItsEntry(site, orOfTheCallAfter: StackFrameClassifier.isWitnessThunk(site))
-                }
+                if atEntry { fromSite[0] = CallStack.atItsEntry(fromSite[0], orOfTheCallAfter: StackFrameClassifier.isWitnessThunk(fromSite[0])) }
                 let shown = fromSite.lazy
                     .filter { !$0.isThunk && ($0.name != nil || $0.image != nil) && !StackFrameClassifier.isEntry($0) }
                     .prefix(depth).map(Self.reportFrame)

@@ -110,12 +110,3 @@ extension ProfileViewModel {
         ProfileViewModel().reloadChecking()
     }
 }
-
-/// Whether this process runs under ThreadSanitizer. Its instrumentation calls stand between a
-/// `@preconcurrency` witness thunk's isolation check and its call of the implementation, so there the
-/// report's site is the thunk's caller, not the implementation: the witness shape's line is not checked
-/// under it (known limitation, Testing's "Swift 6 isolation checks").
-let underThreadSanitizer: Bool = {
-    guard let process = dlopen(nil, RTLD_NOW) else { return false }
-    return dlsym(process, "__tsan_init") != nil
-}()
