@@ -190,10 +190,10 @@ final class CapturedAccess: Sendable {
 
     let stack: CallStack
     /// The member, when it is a property: its accessors' frames are the compiler's, not the access site.
-    private let property: String?
-    private let depth: Int
+    let property: String?
+    let depth: Int
     /// Whether the site is placed at its function's entry (``ConfinementViolation/captureAccessSite(atEntry:)``).
-    private let atEntry: Bool
+    let atEntry: Bool
     private let symbolicated = LockedValue<Resolved?>(nil)
 
     /// What the stack resolves to.
@@ -243,7 +243,10 @@ final class CapturedAccess: Sendable {
             if let first {
                 var fromSite = Array(frames[first...])
                 fromSite[0] = CallStack.atItsStatement(fromSite[0])
-                if atEntry { fromSite[0] = CallStack.atItsEntry(fromSite[0], orOfTheCallAfter: StackFrameClassifier.isWitnessThunk(fromSite[0])) }
+                if atEntry {
+                    let site = fromSite[0]
+                    fromSite[0] = CallStack.atItsEntry(site, orOfTheCallAfter: StackFrameClassifier.isWitnessThunk(site))
+                }
                 let shown = fromSite.lazy
                     .filter { !$0.isThunk && ($0.name != nil || $0.image != nil) && !StackFrameClassifier.isEntry($0) }
                     .prefix(depth).map(Self.reportFrame)
@@ -261,35 +264,6 @@ final class CapturedAccess: Sendable {
             return result
         }
     }
-
-    /// The symbolicated frames and the index of the access site's: the stack's first addresses alone
-    /// when they hold the site and what is shown after it (each new address costs a look-up in the
-    /// debug information; a deep stack's last frames rarely matter), else all of them.
-    private func userFrames() -> (frames: [CallStack.Frame], first: Int?) {
-        let window = Self.firstWindow + depth
-        guard stack.addresses.count > window else {
-            let frames = stack.frames()
-            return (frames, StackFrameClassifier.firstUserFrame(in: frames, property: property, keepingWitnessThunks: atEntry))
-        }
-        var frames = CallStack(addresses: Array(stack.addresses.prefix(window))).frames()
-        // Enough when the window holds the site, the frames shown from it and the site's caller, as the
-        // whole stack would give them (the same filters as `resolved`).
-        if let first = StackFrameClassifier.firstUserFrame(in: frames, property: property, keepingWitnessThunks: atEntry) {
-            let named = frames[first...].filter { !$0.isThunk && ($0.name != nil || $0.image != nil) }
-            let shown = named.filter { !StackFrameClassifier.isEntry($0) }
-            if shown.count > depth, named.count > 1 { return (frames, first) }
-        }
-        // The rest, each address once: a frame (inlined ones included) belongs to one address.
-        // An autoclosure is placed at its maker's line, which may be in the rest: placed again, whole.
-        frames = CallStack.autoclosuresAtTheirStatement(
-            frames + CallStack(addresses: Array(stack.addresses.dropFirst(window))).frames()
-        )
-        return (frames, StackFrameClassifier.firstUserFrame(in: frames, property: property, keepingWitnessThunks: atEntry))
-    }
-
-    /// How many addresses the first window symbolicates beyond the shown depth: the library's frames
-    /// above a site in an optimised build, with room; a debug build's deeper ones take the whole stack.
-    static let firstWindow = 12
 
     /// The frame as a report shows it, named by ``StackFrameClassifier/reportName(of:)``.
     static func reportFrame(_ frame: CallStack.Frame) -> ConfinementViolation.StackFrame {
