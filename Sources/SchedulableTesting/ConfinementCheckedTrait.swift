@@ -31,6 +31,9 @@ import Testing
 /// - A violation of the test's objects that arrives after the test case ended (a late completion
 ///   handler) is printed to standard error with the test's name and recorded as an issue of no
 ///   test, which fails the run.
+/// - An issue of the run (a failed Swift isolation check on a GCD worker, which no test's task-local
+///   reaches; a late violation) names the test cases with this trait running at that moment: Swift
+///   Testing has no list of running tests, so tests without the trait are not named.
 /// - Objects created outside the test (globals, shared fixtures) did not capture the test, so their
 ///   violations are the test's only when detected on the test's own task; elsewhere they go to the
 ///   process-wide handler.
@@ -104,7 +107,7 @@ public struct ConfinementCheckedTrait: TestTrait, SuiteTrait, TestScoping {
                 )
             }
         }
-        try await collector.withScope(function)
+        try await RunningTestScopes.running(testName) { try await collector.withScope(function) }
     }
 }
 
@@ -124,7 +127,7 @@ private func reportAfterTestEnded(
 ) {
     let note = "Schedulable: violation of an object created by \(testName), detected after that test ended"
     StandardError.write(note + ":\n" + violation.description + "\n")
-    let comment = note + "\n" + violation.description
+    let comment = note + "\n" + violation.description + "\n" + RunningTestScopes.line
     let location = Testing.SourceLocation(bestFor: violation, near: testLocation)
     if Test.current == nil {
         // Off every test's task (the usual case: a GCD thread): recorded here, it belongs to no test.

@@ -48,6 +48,30 @@ struct IsolationCheckTests {
         }
         expectOneFailure(issues, at: "reload", check: .entry)
         #expect(issues.allSatisfy { $0.comment.contains("an issue of the run") })
+        // Without the trait the test is not known to run: the issue says so, and how to have it named.
+        let name = Test.current?.name ?? "?"
+        for issue in issues {
+            let running = issue.comment.split(separator: "\n").first { $0.hasPrefix("  while running:   ") }
+            #expect(running != nil, "\(issue.comment)")
+            #expect(running?.contains(name) == false, "\(issue.comment)")
+        }
+    }
+
+    /// A test with `.confinementChecked` is known to run from its start to its end: an issue of the run
+    /// made meanwhile names it (and any other such test then running).
+    @Test(.confinementChecked) func anIssueOfTheRunNamesTheTestsRunningWithTheTrait() async {
+        let model = ProfileViewModel()
+        let issues = await TestIssueCapture.capturingIssuesOfNoTest { _ in
+            await model.reloadInATestWithTheTrait()
+        }
+        expectOneFailure(issues, at: "reload-in-trait", check: .entry)
+        let test = Test.current
+        #expect(test != nil)
+        let name = "test \(test?.name ?? "?") at SchedulableTestingTests/IsolationCheckTests.swift:\(test?.sourceLocation.line ?? 0)"
+        for issue in issues {
+            let running = issue.comment.split(separator: "\n").first { $0.hasPrefix("  while running:   ") }
+            #expect(running?.contains(name) == true, "\(issue.comment)")
+        }
     }
 
     /// Eight checks at once on several threads, 200 times: one issue, every time.

@@ -86,7 +86,10 @@ import XCTest
                     escaped = Counter(owner: SerialQueueScheduler(label: "exit-tests.late"))
                 }
                 let counter = try #require(escaped)
-                await onBackgroundThread { counter.increment() }
+                // Late for its own test, and made while another test with the trait runs: the issue names it.
+                try await ConfinementCheckedTrait.withTestScope(testName: "test stillRunning()", testLocation: #_sourceLocation) {
+                    await onBackgroundThread { counter.increment() }
+                }
             }
             for issue in issues {
                 StandardError.write("captured issue of no test (\(issue.severity)):\n\(issue.comment)\n")
@@ -99,6 +102,7 @@ import XCTest
                 + "Schedulable: violation of an object created by test lateChild(), detected after that test ended\n"
                 + "Schedulable: Counter.increment() used outside its owner"
         ))
+        #expect(stderr.contains("\n  while running:   test stillRunning()\n"), "\(stderr)")
         #expect(stderr.contains(
             "Schedulable: violation of an object created by test lateChild(), detected after that test ended:\n"
                 + "Schedulable: Counter.increment() used outside its owner"

@@ -15,6 +15,11 @@ import Schedulable
         LegacyLoader.load { self.title = "loaded" }  // isolation: reload
     }
 
+    /// ``reload()``'s shape on a line of its own: an issue of the run is made once per site in a process.
+    func reloadInATestWithTheTrait() {
+        LegacyLoader.load { self.title = "loaded" }  // isolation: reload-in-trait
+    }
+
     /// `MainActor.assumeIsolated` in a completion handler of a nonisolated helper.
     nonisolated func reloadAssuming() {
         LegacyLoader.load { MainActor.assumeIsolated { _ = 1 } }  // isolation: assume
