@@ -17,7 +17,6 @@ let package = Package(
             dependencies: [
                 "ScheduleAuditCore",
                 .product(name: "SwiftParser", package: "swift-syntax"),
-                .product(name: "SwiftParserDiagnostics", package: "swift-syntax"),
                 .product(name: "SwiftSyntax", package: "swift-syntax"),
             ]
         ),

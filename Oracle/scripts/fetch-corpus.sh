@@ -4,8 +4,8 @@
 #
 #   Oracle/scripts/fetch-corpus.sh [--subset]
 #
-# --subset: only the packages CI compares (.ci/benchmarks' oracle step), within its time budget.
-# Prints one line per package: its directory and its Swift lines.
+# --subset: only the packages that CI's subset (ci-subset.txt, .ci/benchmarks' oracle step) takes
+# files from. Prints one line per package: its directory and its Swift lines.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repos=${SWIFT_PACKAGES:-/opt/swift-packages}
@@ -20,12 +20,12 @@ pointfreeco/swift-dependencies 1.17.1
 pointfreeco/swift-parsing 0.15.2
 pointfreeco/swift-case-paths 1.10.0
 vapor/vapor 4.122.3"
-# CI's subset: one package of each style (a server's, a database's), small enough for the lane.
-subset="groue/GRDB.swift 7.10.0
-pointfreeco/swift-dependencies 1.17.1"
-
 list=$all
-[ "${1:-}" = "--subset" ] && list=$subset
+if [ "${1:-}" = "--subset" ]; then
+  list=$(while read -r repo tag; do
+    if grep -q "^${repo#*/}-$tag/" ci-subset.txt; then echo "$repo $tag"; fi
+  done <<< "$all")
+fi
 mkdir -p "$corpus"
 while read -r repo tag; do
   dir="$corpus/${repo#*/}-$tag"

@@ -1,5 +1,4 @@
 import SwiftParser
-import SwiftParserDiagnostics
 import SwiftSyntax
 @testable import ScheduleAuditCore
 
@@ -29,12 +28,11 @@ struct EditCheck {
             for edited in plan.files {
                 let newText = edited.text
                 let newTree = Parser.parse(source: newText)
-                let diagnostics = ParseDiagnosticsGenerator.diagnostics(for: newTree)
-                if let first = diagnostics.first(where: { $0.diagMessage.severity == .error }) {
-                    let location = first.location(converter: SourceLocationConverter(fileName: path, tree: newTree))
+                if let error = FirstParseError(tree: newTree).found {
+                    let location = SourceLocationConverter(fileName: path, tree: newTree).location(for: error.position)
                     problems.append(Disagreement(
                         path: path, key: "adopt \(location.line - 1):\(location.column - 1)", field: "parse",
-                        parser: "error '\(first.message)' in the file adopt '\(name)' wrote", frontEnd: "\(plan.editCount) edits"
+                        parser: "error '\(error.message)' in the file adopt '\(name)' wrote", frontEnd: "\(plan.editCount) edits"
                     ))
                 }
                 let changed = Self.changedLines(of: edited, lineStarts: lineStarts)
@@ -105,5 +103,37 @@ struct Declarations {
         if let group = decl.asProtocol(DeclGroupSyntax.self) {
             for member in group.memberBlock.members { add(member.decl) }
         }
+    }
+}
+
+/// The first error the parser recovered from in a tree: a token it had to invent (`missing '}'`), a
+/// token the lexer found malformed (an unterminated string), or text it could not place (`unexpected
+/// …`). Every parse error leaves one of these in the tree (each sets `hasError` on its ancestors); the
+/// last line keeps the check whole if a later swift-syntax adds another. Reading them here spares the
+/// oracle's build SwiftParserDiagnostics and its two dependencies, whose messages only reword the place.
+final class FirstParseError: SyntaxAnyVisitor {
+    private(set) var found: (position: AbsolutePosition, message: String)?
+
+    init(tree: SourceFileSyntax) {
+        super.init(viewMode: .all)
+        guard tree.hasError else { return }
+        walk(tree)
+        if found == nil { found = (tree.positionAfterSkippingLeadingTrivia, "an error of no missing or unexpected node") }
+    }
+
+    override func visit(_ token: TokenSyntax) -> SyntaxVisitorContinueKind {
+        if found == nil, token.hasError {
+            found = (token.positionAfterSkippingLeadingTrivia, token.presence == .missing ? "missing '\(token.text)'" : "malformed '\(token.text)'")
+        }
+        return .skipChildren
+    }
+
+    override func visit(_ node: UnexpectedNodesSyntax) -> SyntaxVisitorContinueKind {
+        if found == nil { found = (node.positionAfterSkippingLeadingTrivia, "unexpected '\(node.trimmedDescription)'") }
+        return .skipChildren
+    }
+
+    override func visitAny(_ node: Syntax) -> SyntaxVisitorContinueKind {
+        found == nil && node.hasError ? .visitChildren : .skipChildren
     }
 }

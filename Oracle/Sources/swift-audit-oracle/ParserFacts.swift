@@ -38,7 +38,9 @@ struct ParserFacts {
         } else if let decl = node.as(ExtensionDeclSyntax.self) {
             let written = Self.typePath(decl.extendedType)
             let last = Self.lastNameToken(decl.extendedType) ?? decl.extendedType.firstToken(viewMode: .sourceAccurate) ?? decl.extensionKeyword
-            (kind, keyword, name, nameToken) = ("extension", decl.extensionKeyword, written.components(separatedBy: ".").last ?? written, last)
+            // A named type's last component (`Builder` of `Rope<Chunk>.Builder`); sugar as written (`[A.B]`, `T?`).
+            let extended = Self.lastNameToken(decl.extendedType).map(Self.bare) ?? written
+            (kind, keyword, name, nameToken) = ("extension", decl.extensionKeyword, extended, last)
         } else {
             return
         }

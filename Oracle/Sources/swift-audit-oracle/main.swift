@@ -1,10 +1,9 @@
 import Foundation
 import SwiftParser
-import SwiftParserDiagnostics
 import SwiftSyntax
 @testable import ScheduleAuditCore
 
-// swift-audit-oracle [--known FILE] [--list N] DIR…
+// swift-audit-oracle [--known FILE] [--only FILE] [--list N] DIR…
 //
 // Compares the audit's front end with swift-syntax's parser, declaration by declaration, over every
 // `*.swift` file below each DIR (hidden folders and `.build*` skipped), and checks every edit `adopt`
@@ -13,18 +12,24 @@ import SwiftSyntax
 //
 // --known FILE: the disagreements known and not yet fixed, one rendered line each; the run fails on
 // any other, and on a known one that no longer occurs (so the file stays true). Without it, the run
-// fails on any disagreement. Exit status: 0 agreed, 1 disagreed, 2 bad arguments.
+// fails on any disagreement.
+//
+// --only FILE: path prefixes, one a line (`#` comments), as paths are printed; only the files under
+// one of them are compared, and only the known disagreements under one of them are expected (CI's
+// subset, Oracle/ci-subset.txt). Exit status: 0 agreed, 1 disagreed, 2 bad arguments.
 
 var arguments = CommandLine.arguments.dropFirst()
 var knownPath: String?
+var onlyPath: String?
 var listLimit = 40
 var roots: [String] = []
 while let argument = arguments.popFirst() {
     switch argument {
     case "--known": knownPath = arguments.popFirst()
+    case "--only": onlyPath = arguments.popFirst()
     case "--list": listLimit = arguments.popFirst().flatMap(Int.init) ?? listLimit
     case _ where argument.hasPrefix("-"):
-        FileHandle.standardError.write(Data("swift-audit-oracle: unknown argument '\(argument)'; accepted: --known FILE, --list N, DIR…\n".utf8))
+        FileHandle.standardError.write(Data("swift-audit-oracle: unknown argument '\(argument)'; accepted: --known FILE, --only FILE, --list N, DIR…\n".utf8))
         exit(2)
     default: roots.append(argument)
     }
@@ -33,6 +38,22 @@ guard !roots.isEmpty else {
     FileHandle.standardError.write(Data("swift-audit-oracle: no directory to compare; pass one or more\n".utf8))
     exit(2)
 }
+
+/// The non-comment lines of a list file (`--known`, `--only`).
+func lines(of path: String) -> [String] {
+    ((try? String(contentsOfFile: path, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init).filter {
+        !$0.hasPrefix("#") && !$0.isEmpty
+    }
+}
+let only = onlyPath.map(lines(of:))
+if let onlyPath, only?.isEmpty != false {
+    FileHandle.standardError.write(Data("swift-audit-oracle: no path prefix in '\(onlyPath)'\n".utf8))
+    exit(2)
+}
+/// Whether a file (its path as printed) is one to compare.
+func isSelected(_ shown: String) -> Bool { only.map { $0.contains { shown.hasPrefix($0) } } ?? true }
+// Each prefix must select a file: a path renamed in the corpus would otherwise leave CI comparing less.
+var unmatched = Set(only ?? [])
 
 let started = Date()
 var totals = (files: 0, lines: 0, skipped: 0, types: 0, members: 0, bodies: 0)
@@ -53,6 +74,8 @@ for root in roots {
     for relative in relatives.sorted() {
         let full = base.path + "/" + relative
         let shown = String((base.path + "/" + relative).dropFirst(parent.count + 1))
+        guard isSelected(shown) else { continue }
+        unmatched = unmatched.filter { !shown.hasPrefix($0) }
         guard let text = try? String(contentsOfFile: full, encoding: .utf8) else { continue }
         totals.files += 1
         totals.lines += text.utf8.reduce(0) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
@@ -97,19 +120,18 @@ for line in rendered.prefix(listLimit) { print("  " + line) }
 if rendered.count > listLimit { print("  … and \(rendered.count - listLimit) more (--list N)") }
 print("oracle: \(String(format: "%.1f", seconds)) s")
 
-var failed = !disagreements.isEmpty
+var failed = !disagreements.isEmpty || !unmatched.isEmpty
+for prefix in unmatched.sorted() { print("oracle: '\(prefix)' of \(onlyPath ?? "") selects no file") }
 if let knownPath {
-    // Only the lines about the folders compared: a run over a subset leaves the others unjudged.
+    // Only the lines about the files compared: a run over a subset leaves the others unjudged.
     let compared = Set(roots.map { URL(fileURLWithPath: $0).standardizedFileURL.lastPathComponent })
-    let known = Set(((try? String(contentsOfFile: knownPath, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init).filter {
-        !$0.hasPrefix("#") && !$0.isEmpty && compared.contains(String($0.prefix { $0 != "/" }))
-    })
+    let known = Set(lines(of: knownPath).filter { compared.contains(String($0.prefix { $0 != "/" })) && isSelected($0) })
     let found = Set(rendered)
     let new = found.subtracting(known)
     let gone = known.subtracting(found)
     for line in new.sorted() { print("oracle: new disagreement: \(line)") }
     for line in gone.sorted() { print("oracle: fixed, remove it from \(knownPath): \(line)") }
-    failed = !new.isEmpty || !gone.isEmpty
+    failed = !new.isEmpty || !gone.isEmpty || !unmatched.isEmpty
     print("oracle: \(known.count) known disagreements, \(new.count) new, \(gone.count) fixed")
 }
 exit(failed ? 1 : 0)
