@@ -41,6 +41,13 @@ typedef CSCHED_SWIFTCC bool (*csched_is_current_executor_with_flags_fn)(const vo
 static csched_check_isolated_hook_t *csched_hook_slot = NULL;
 static csched_check_isolated_hook_t csched_previous_hook = NULL;
 static csched_is_main_executor_fn csched_is_main_executor = NULL;
+// The main executor's identity, read once at install: a custom executor is told from it by a pointer
+// compare, without the runtime's `swift_task_isMainExecutor`, which in the Swift 6.3 runtime asks the
+// executor in Swift, on the path every custom executor's `checkIsolated()` takes (its cost there:
+// Benchmarks/scripts/isolation-hook-cost.sh). NULL when it could not be read: then the runtime is asked each time. A main executor set after
+// install would be told as a custom executor: its failed checks would stay the runtime's traps, never
+// a false report.
+static const void *_Atomic csched_main_identity = NULL;
 static csched_isolation_reporter csched_reporter = NULL;
 static _Atomic int csched_isolation_mode = CSCHED_ISOLATION_OFF;
 static _Atomic uint64_t csched_isolation_calls = 0;
@@ -84,7 +91,8 @@ static bool csched_in_main_queue_work(void) {
 static int csched_trapping_expectation(const void *identity, uintptr_t implementation) {
     // The generic executor: nothing to prove, and not a check the runtime traps on.
     if (identity == NULL) return 0;
-    if (csched_is_main_executor(identity, implementation)) {
+    const void *main_identity = atomic_load_explicit(&csched_main_identity, memory_order_relaxed);
+    if (main_identity != NULL ? identity == main_identity : csched_is_main_executor(identity, implementation)) {
         // On the main thread, or in the main queue's work, `dispatch_assert_queue(main)` passes.
         if (csched_is_main_thread() || csched_in_main_queue_work()) return 0;
         return CSCHED_ISOLATION_EXPECTED_MAIN;
@@ -126,6 +134,10 @@ static void *csched_isolation_probe(void *unused) {
         (csched_is_current_executor_with_flags_fn)dlsym(RTLD_DEFAULT, "swift_task_isCurrentExecutorWithFlags");
     if (get_main == NULL || is_current == NULL) return NULL;
     csched_executor_ref main_executor = get_main();
+    // Kept only if the runtime agrees that it is the main executor (the hook then compares pointers).
+    if (main_executor.identity != NULL && csched_is_main_executor(main_executor.identity, main_executor.implementation)) {
+        atomic_store_explicit(&csched_main_identity, main_executor.identity, memory_order_relaxed);
+    }
     csched_isolation_thread_state = 2;
     bool answer = is_current(main_executor.identity, main_executor.implementation, CSCHED_IS_CURRENT_EXECUTOR_ASSERT);
     csched_isolation_thread_state = 0;

@@ -22,7 +22,11 @@ let usage = """
            KernelRunner hop <hop> <events> [rounds]   (ns per event, median of the rounds; the last
                                                     counted under callgrind: scripts/hop-cost.sh)
     kernels: \(CheckKernel.allCases.map { "\($0)" }.joined(separator: ", "))
+           KernelRunner executor-check <check> <iterations> [rounds]   (ns per check, median of the rounds;
+                                                    the last counted under callgrind: isolation-hook-cost.sh)
+           KernelRunner isolation-report [reports]   (ns on the violating thread per failed isolation check)
     hops: \(CountedHop.allCases.map { "\($0)" }.joined(separator: ", "))
+    executor checks: \(ExecutorCheck.allCases.map { "\($0)" }.joined(separator: ", "))
     """
 
 /// `dispatchMain()` ends the main thread with `pthread_exit`, whose last thread-specific destructor
@@ -138,6 +142,19 @@ case "hop" where arguments.count >= 3:
     let rounds = arguments.count > 3 ? Int(arguments[3]) ?? 5 : 5
     let samples = runCountedHops(hop, iterations: events, rounds: max(rounds, 1)).sorted()
     print("\(hop)\t\(samples[samples.count / 2])")
+case "executor-check" where arguments.count >= 3:
+    // A custom executor's isolation path, Swift's executor-check hook installed (debug build) or not
+    // (SCHEDULABLE_DISABLE_ISOLATION_HOOK): ExecutorCheck.
+    guard let check = ExecutorCheck.allCases.first(where: { "\($0)" == arguments[1] }),
+        let iterations = Int(arguments[2]), iterations > 0
+    else { fatalError(usage) }
+    let rounds = arguments.count > 3 ? Int(arguments[3]) ?? 5 : 5
+    let samples = runExecutorChecks(check, iterations: iterations, rounds: max(rounds, 1)).sorted()
+    print("\(check)\t\(samples[samples.count / 2])")
+case "isolation-report":
+    // What a failed Swift isolation check costs the violating thread once the hook reports it.
+    let cost = measureIsolationReportCost(reports: arguments.count > 1 ? Int(arguments[1]) ?? 500 : 500)
+    print("isolation-report\tstack \(cost.stackDepth)\tfirst \(Int(cost.firstNanoseconds)) ns\tthen \(Int(cost.warmNanoseconds)) ns (median of \(cost.reports))\tnew site \(Int(cost.newSiteNanoseconds)) ns (median of \(cost.newSiteCount))")
 case "storm":
     // A violation storm under a warn-every-time policy: throughput, bounded output, exact counts.
     let threads = arguments.count > 1 ? Int(arguments[1]) ?? 4 : 4

@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The report of a failed Swift isolation check (``ConfinementViolation/Kind/isolationCheck``).
 extension ConfinementViolation {
     /// Which of Swift's dynamic isolation checks failed, told by the function that made it.
@@ -25,12 +33,28 @@ extension ConfinementViolation {
             return .entry
         }
 
-        /// Whether `name` holds `part`, compared as UTF-8 bytes (`String.contains` of a string is
-        /// `_StringProcessing`'s, which sets an OS floor without Foundation).
+        /// ``made(by:)`` for a captured stack, once per stack: a check that fails again at the same
+        /// site (a loop, a handler called again) has the same return addresses, and is answered without
+        /// symbolicating anything on the violating thread.
+        static func made(at stack: CallStack) -> IsolationCheck {
+            if let known = madeAt.withLock({ $0[stack.addresses] }) { return known }
+            let check = made(by: stack.frames())
+            madeAt.withLock { known in
+                if known.count >= 1_024 { known.removeAll() }
+                known[stack.addresses] = check
+            }
+            return check
+        }
+
+        private static let madeAt = LockedValue<[[UInt]: IsolationCheck]>([:])
+
+        /// Whether `name` holds `part`, by the C library's `strstr` (`String.contains` of a string is
+        /// `_StringProcessing`'s, which sets an OS floor without Foundation). Asked on the violating
+        /// thread for every frame of a new site's stack, in the one build that installs the hook
+        /// (-Onone), where a byte loop in Swift cost more than the report's whole budget
+        /// (Benchmarks/scripts/isolation-hook-cost.sh).
         private static func name(_ name: String, contains part: String) -> Bool {
-            let bytes = Array(name.utf8), wanted = Array(part.utf8)
-            guard bytes.count >= wanted.count else { return false }
-            return (0...(bytes.count - wanted.count)).contains { bytes[$0..<($0 + wanted.count)].elementsEqual(wanted) }
+            name.withCString { name in part.withCString { strstr(name, $0) != nil } }
         }
     }
 
@@ -53,7 +77,7 @@ extension ConfinementViolation {
         violation.intruder = .current
         violation.captureAccessSite(atEntry: true)
         if case .captured(let capture) = violation.access {
-            violation.member = IsolationCheck.made(by: capture.stack.frames()).rawValue
+            violation.member = IsolationCheck.made(at: capture.stack).rawValue
         }
         return violation
     }
