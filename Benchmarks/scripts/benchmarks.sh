@@ -70,6 +70,8 @@ scripts/report-cost.sh
 scripts/observation-cost.sh
 echo "== a library hop per event, the owner's side of reports on and off (its own block of README.md)" >&2
 scripts/hop-cost.sh
+echo "== Swift's executor-check hook: a custom executor's check, hook on and off; a reported failed check (its own block of README.md)" >&2
+scripts/isolation-hook-cost.sh
 extra=(--bytes-release "$results/bytes-release.tsv" --bytes-checks "$results/bytes-checks.tsv" --storm "$results/storm.tsv"
     --debug-ns "$results/debug-ns.tsv" --workload "$results/workload.md")
 if [ "$instructions" = 1 ]; then
