@@ -33,6 +33,13 @@ struct ScannerConstructTests {
         ("func run(_ body: () -> Void = { let (a, b) = (1, 2); _ = a + b }, times: Int) {}", "run(_:times:)"),
         ("func assertCrash(message: String, @noescape block: () throws -> ()) {}", "assertCrash(message:block:)"),
         ("func call(name: String? = nil, @_inheritActorContext _ operation: @Sendable () -> Void) {}", "call(name:_:)"),
+        // A shift in a default value opens no generic arguments; a generic attribute's do not hide a label.
+        ("init(size: Int = 1 << 14, handling: Bool = true) {}", "init(size:handling:)"),
+        ("init(@ParserBuilder<Input> upstream: () -> Upstream) {}", "init(upstream:)"),
+        // `$` continues a name (a macro's generated member).
+        ("static func _$embed(_ embed: Int, extract: Int) -> Int { embed }", "_$embed(_:extract:)"),
+        // A generic value parameter's `let` is the function's, not a member of its own.
+        ("mutating func read<\n        let count: Int,\n        T: FixedWidthInteger\n    >(as: T.Type) -> T? { nil }", "read(as:)"),
     ])
     func functionNamesHaveTheirLabels(declaration: String, display: String) throws {
         let (file, members) = try Self.members("final class C {\n    \(declaration)\n}")
@@ -89,6 +96,13 @@ struct ScannerConstructTests {
         // An attribute's line, and a local function's `throws` on a line of its own, go on.
         ("@MainActor\nclass Model {}\nprint(1)", 2),
         ("func make(\n    a: Int)\nthrows -> Int { a }\nprint(1)", 2),
+        // What follows a multi-line string on its closing line goes on with it.
+        ("var input = \"\"\"\n  a\n  \"\"\"[...]\nprint(input)", 2),
+        // Generic arguments over lines: a `<` at a line's end goes on, a `>` alone on its line ends.
+        ("var sequence:\n    Producer<\n        Int,\n        Strategy\n    >\nprint(1)", 2),
+        ("typealias Tokens = Either<\n    A,\n    B\n>\nprint(1)", 2),
+        // A directive's line is a statement of its own, even after a bare `return`.
+        ("#if arch(arm)\nreturn\n#endif\nlet a = 1", 4),
     ])
     func statementsEndWhereTheParserEndsThem(body: String, count: Int) throws {
         let (file, members) = try Self.members("final class C {\n    func f() {\n\(body)\n    }\n}")

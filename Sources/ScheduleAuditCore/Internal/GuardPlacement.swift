@@ -177,7 +177,7 @@ extension SourceFile {
                 continue
             }
             if let before = previous {
-                if tokens[before].line < token.line, !continues(after: before, into: index) { starts.append(index) }
+                if tokens[before].endLine < token.line, !continues(after: before, into: index) { starts.append(index) }
             } else {
                 starts.append(index)
             }
@@ -198,20 +198,25 @@ extension SourceFile {
         let end = tokens[last], start = tokens[next]
         // A word after `.` is a member's name (`.throw`, `.if`), no keyword.
         let member = last > 0 && tokens[last - 1].isPunctuation(".")
+        // A directive's line is a statement of its own, even after `return` (`return` `#endif`).
+        if start.kind == .identifier && ["#if", "#elseif", "#else", "#endif"].contains(start.text) { return false }
         if end.kind == .identifier && Self.operandAwaitingWords.contains(end.text) && !member { return true }
         if start.kind == .identifier && Self.continuingWords.contains(start.text) { return true }
         // An attribute's line goes on with what it marks (`@MainActor` over a local `class`).
         if endsAttribute(last) { return true }
+        // A `>` alone on its line closes generic arguments written over lines (`Either<`, `A,`, `B`, `>`).
+        if end.isPunctuation(">"), last > 0, tokens[last - 1].endLine < end.line { return false }
         if end.kind == .punctuation, !["(", ")", "]", "}"].contains(end.text) {
             // An operator at a line's end that touches its operand but not what follows is postfix
-            // (`x!`, `y?`, the `>` of `Result<T, E>`), and the statement ends; other operators go on.
+            // (`x!`, `y?`, the `>` of `Result<T, E>`), and the statement ends; other operators go on, and
+            // so does a `<` that opens generic arguments (`Producer<` with its arguments below).
             var first = last
             while first > 0, tokens[first - 1].kind == .punctuation, touches(first - 1, first),
                 !["(", ")", "]", "}", ",", ":"].contains(tokens[first - 1].text) {
                 first -= 1
             }
             let operand = first > 0 && (tokens[first - 1].kind != .punctuation || [")", "]", "}"].contains(tokens[first - 1].text))
-            let postfix = ![",", ":", "."].contains(end.text) && operand && touches(first - 1, first)
+            let postfix = ![",", ":", ".", "<"].contains(end.text) && operand && touches(first - 1, first)
             if !postfix { return true }
         }
         // A `{` first on its line goes on: the block of a control statement whose condition spans
@@ -244,7 +249,7 @@ extension SourceFile {
     }
 
     /// Whether the token at `second` starts where the one at `first` ends (no space between them).
-    private func touches(_ first: Int, _ second: Int) -> Bool {
+    func touches(_ first: Int, _ second: Int) -> Bool {
         let a = tokens[first], b = tokens[second]
         return a.line == b.line && a.kind == .punctuation && a.column + a.text.utf8.count == b.column
             || a.line == b.line && a.kind == .identifier && a.column + a.text.utf8.count == b.column

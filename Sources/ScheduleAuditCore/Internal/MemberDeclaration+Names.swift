@@ -39,14 +39,19 @@ extension SourceFile {
             // any attribute (`@noescape block: () -> Void`, an older spelling).
             while position + 1 < close, tokens[position].isPunctuation("@") {
                 position += 2
+                // A generic attribute's arguments touch its name (`@ParserBuilder<Input> upstream:`).
+                if tokens[position].isPunctuation("<"), touches(position - 1, position), let angle = closingAngle(position), angle < close {
+                    position = angle + 1
+                }
                 if tokens[position].isPunctuation("("), let group = matchingClose(position) { position = group + 1 }
             }
             if tokens[position].kind == .identifier { labels.append(member.kind == .subscript && tokens[position + 1].isPunctuation(":") ? "_" : tokens[position].text) }
             while position < close, !tokens[position].isPunctuation(",") {
-                // A default value may hold a closure with commas of its own (`= { _, text in text }`).
-                if tokens[position].isPunctuation("(") || tokens[position].isPunctuation("[") || tokens[position].isPunctuation("{")
-                    || tokens[position].isPunctuation("<"),
-                    let group = tokens[position].isPunctuation("<") ? closingAngle(position) : matchingClose(position) {
+                // A default value may hold a closure with commas of its own (`= { _, text in text }`). A `<`
+                // opens generic arguments only touching a name (`Array<Int>`): `1 << 14` shifts.
+                let generic = tokens[position].isPunctuation("<") && tokens[position - 1].kind == .identifier && touches(position - 1, position)
+                if tokens[position].isPunctuation("(") || tokens[position].isPunctuation("[") || tokens[position].isPunctuation("{") || generic,
+                    let group = generic ? closingAngle(position) : matchingClose(position), group < close {
                     position = group
                 }
                 position += 1

@@ -49,6 +49,9 @@ extension SourceFile {
         "case": .other,
     ]
 
+    /// The compilation directives: every other `#word` in a body is a freestanding macro.
+    static let directives: Set<String> = ["#if", "#elseif", "#else", "#endif"]
+
     /// The members declared directly in the body between `open` and `close` (the braces), in order;
     /// members of nested types, accessors and closures are not listed. `#if` directives are passed over:
     /// members of every branch are listed.
@@ -64,8 +67,9 @@ extension SourceFile {
                 index = max(member.end, index + 1)
                 continue
             }
-            if token.kind == .identifier, token.text.hasPrefix("#") {
-                // A compilation directive and its condition, which ends with the line.
+            if token.kind == .identifier, Self.directives.contains(token.text) {
+                // A compilation directive and its condition, which ends with the line. Any other `#word`
+                // is a freestanding macro (`#error("…")`, `#Preview { … }`): a member.
                 let line = token.line
                 index += 1
                 while index < close, tokens[index].line == line { index += 1 }

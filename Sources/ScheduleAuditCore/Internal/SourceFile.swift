@@ -58,6 +58,15 @@ struct SourceFile: Sendable {
     func functionBody(line: Int, column: Int) -> Range<Int>? {
         guard let nameIndex = tokenIndex(line: line, column: column) else { return nil }
         var index = nameIndex + 1  // the name may be `init`, itself a declaration keyword
+        // A generic clause may declare values (`<let count: Int>`), whose `let` starts no member; an
+        // operator's name (`<<`) is followed by more of its characters, never by a clause.
+        var generic = index
+        if tokens[nameIndex].isIdentifier("init"), generic < tokens.count, tokens[generic].isPunctuation("?") || tokens[generic].isPunctuation("!") {
+            generic += 1
+        }
+        if tokens[nameIndex].kind == .identifier, generic < tokens.count, tokens[generic].isPunctuation("<"), let close = closingAngle(generic) {
+            index = close + 1
+        }
         // Parameter lists and generic clauses may contain braces (closure default values), so skip
         // bracketed groups; the first `{` outside them opens the body.
         while index < tokens.count {

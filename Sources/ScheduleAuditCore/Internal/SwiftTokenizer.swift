@@ -19,6 +19,14 @@ struct SourceToken: Equatable, Sendable {
     var text: String
     var line: Int
     var column: Int
+    /// The line the token ends on: `line`, but for a string or regex literal over several lines the
+    /// line of its closing delimiter (where what follows it, `"""[...]`, goes on).
+    var endLine: Int
+
+    init(kind: Kind, text: String, line: Int, column: Int, endLine: Int? = nil) {
+        (self.kind, self.text, self.line, self.column) = (kind, text, line, column)
+        self.endLine = endLine ?? line
+    }
 
     func isPunctuation(_ character: String) -> Bool { kind == .punctuation && text == character }
 
@@ -80,11 +88,11 @@ struct SwiftTokenizer {
                 let (startLine, startColumn, start) = (line, column, index)
                 advance()
                 lexRegexBody(hashes: 0)
-                tokens.append(SourceToken(kind: .string, text: text(from: start), line: startLine, column: startColumn))
+                tokens.append(SourceToken(kind: .string, text: text(from: start), line: startLine, column: startColumn, endLine: line))
             case UInt8(ascii: "\""):
                 let (startLine, startColumn) = (line, column)
                 let content = lexString(hashes: 0)
-                tokens.append(SourceToken(kind: .string, text: content, line: startLine, column: startColumn))
+                tokens.append(SourceToken(kind: .string, text: content, line: startLine, column: startColumn, endLine: line))
             case UInt8(ascii: "#"):
                 lexPound()
             case UInt8(ascii: "`"):
@@ -116,8 +124,9 @@ struct SwiftTokenizer {
             || byte >= 0x80  // any non-ASCII scalar: identifiers may use Unicode letters
     }
 
+    // `$` continues a name too (`_$embed`, a macro's generated member), as Swift's lexer reads it.
     private static func isIdentifierBody(_ byte: UInt8) -> Bool {
-        isIdentifierHead(byte) || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+        isIdentifierHead(byte) || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "$")
     }
 
     private func text(from start: Int) -> String {
@@ -155,12 +164,13 @@ struct SwiftTokenizer {
             let (startLine, startColumn, start) = (line, column, index)
             for _ in 0...hashes { advance() }
             lexRegexBody(hashes: hashes)
-            return tokens.append(SourceToken(kind: .string, text: text(from: start), line: startLine, column: startColumn))
+            return tokens.append(SourceToken(kind: .string, text: text(from: start), line: startLine, column: startColumn, endLine: line))
         }
         if peek(hashes) == UInt8(ascii: "\"") {
             let (startLine, startColumn) = (line, column)
             for _ in 0..<hashes { advance() }
-            return tokens.append(SourceToken(kind: .string, text: lexString(hashes: hashes), line: startLine, column: startColumn))
+            let content = lexString(hashes: hashes)
+            return tokens.append(SourceToken(kind: .string, text: content, line: startLine, column: startColumn, endLine: line))
         }
         // `#if`, `#function`, `#selector`: one identifier token that keeps its `#`.
         let (startLine, startColumn, start) = (line, column, index)

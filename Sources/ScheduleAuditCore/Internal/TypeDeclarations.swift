@@ -39,7 +39,7 @@ struct TypeDeclaration: Equatable, Sendable {
             if token.isPunctuation("<") { depth += 1 } else if token.isPunctuation(">") { depth -= 1 }
             guard depth == 0, token.kind == .identifier else { continue }
             if index > inheritance.lowerBound, file.tokens[index - 1].isPunctuation("@") {
-                attribute = "@\(token.text) "
+                attribute += "@\(token.text) "  // `@retroactive @unchecked Sendable`: both mark it
             } else if index == inheritance.lowerBound || !file.tokens[index - 1].isPunctuation(".") {
                 // `~Copyable` suppresses a conformance: it is no conformance to `Copyable`.
                 let suppressed = index > inheritance.lowerBound && file.tokens[index - 1].isPunctuation("~")
@@ -85,8 +85,9 @@ extension SourceFile {
         let sugar = kind == .extension && tokens[index + 1].isPunctuation("[") ? matchingClose(index + 1) : nil
         guard sugar != nil || tokens[index + 1].kind == .identifier && !Self.declarationStarters.contains(tokens[index + 1].text)
         else { return nil }
-        // `.class`, `P: class`, `import struct M.T`: the keyword, but no declaration.
-        if index > 0, tokens[index - 1].isPunctuation(".") || tokens[index - 1].isPunctuation(":")
+        // `.class`, `P: class`, `import struct M.T`: the keyword, but no declaration. A `:` ending the
+        // line before is a `case …:` label, and a local type may follow it.
+        if index > 0, tokens[index - 1].isPunctuation(".") || tokens[index - 1].isPunctuation(":") && tokens[index - 1].line == token.line
             || tokens[index - 1].isPunctuation(",") || tokens[index - 1].isIdentifier("import") {
             return nil
         }
@@ -95,10 +96,20 @@ extension SourceFile {
         var written = sugar.map { close in
             tokens[(index + 1)...close].map { [":", ","].contains($0.text) && $0.kind == .punctuation ? $0.text + " " : $0.text }.joined()
         } ?? tokens[nameEnd].text
-        while kind == .extension, nameEnd + 2 < tokens.count, tokens[nameEnd + 1].isPunctuation("."),
-            tokens[nameEnd + 2].kind == .identifier {
-            nameEnd += 2
+        while kind == .extension, nameEnd + 2 < tokens.count {
+            // Generic arguments inside the extended type's name (`Rope<Chunk>.Builder`) are not in it.
+            var dot = nameEnd + 1
+            if tokens[dot].isPunctuation("<"), let close = closingAngle(dot), close + 2 < tokens.count { dot = close + 1 }
+            guard tokens[dot].isPunctuation("."), tokens[dot + 1].kind == .identifier else { break }
+            nameEnd = dot + 1
             written += "." + tokens[nameEnd].text
+        }
+        // `extension Element?`: the optional type, written as sugar, is the name.
+        var isSugar = sugar != nil
+        if kind == .extension, nameEnd + 1 < tokens.count, tokens[nameEnd + 1].isPunctuation("?") {
+            nameEnd += 1
+            written += "?"
+            isSugar = true
         }
         var cursor = nameEnd + 1
         var headEnd = nameEnd
@@ -136,8 +147,8 @@ extension SourceFile {
         guard cursor < tokens.count, let close = matchingClose(cursor) else { return nil }
         let qualified = kind == .extension ? written : (parents + [written]).joined(separator: ".")
         return TypeDeclaration(
-            kind: kind, name: sugar == nil ? tokens[nameEnd].text : written, qualifiedName: qualified, keyword: index,
-            nameToken: sugar == nil ? nameEnd : index + 1,
+            kind: kind, name: isSugar ? written : tokens[nameEnd].text, qualifiedName: qualified, keyword: index,
+            nameToken: isSugar ? index + 1 : nameEnd,
             inheritance: inheritance, headEnd: headEnd, openBrace: cursor, closeBrace: close
         )
     }
