@@ -18,7 +18,7 @@ let scenarios: [String: () -> Void] = [
     "deadlock": deadlock,
     "ownership-history": ownershipHistory,
     "empty-label": emptyLabel,
-    "isolation-check": isolationCheck,
+    "isolation-check": isolationCheck, "headline": headline,
 ]
 
 let arguments = CommandLine.arguments.dropFirst()

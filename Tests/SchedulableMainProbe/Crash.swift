@@ -2,6 +2,9 @@
 // (SCHEDULABLE_CONFINEMENT=warn, and SCHEDULABLE_CONFINEMENT_JSONL when the test sets it), so it is
 // written by the reporting thread as in an app, and then the program ends at once in one of the ways a
 // program dies (CrashReportTests checks the report is on standard error, and in the file, every time).
+// "sigterm", "sigint" and "sigkill" send the process that signal right after the warning: nothing of the
+// library's runs then (the first two are the app's to handle; the library takes neither), so what is on
+// standard error is what the violating thread wrote itself, its headline (KilledProcessHeadlineTests).
 // "slow" writes each entry 20 ms late, so that a report not waited for would certainly be lost; "blocked"
 // never returns from the output, so the process must end without it, and say so.
 
@@ -93,6 +96,15 @@ func runCrash(_ kind: String, _ mode: String?) -> Never {
         raise(SIGILL)
     case "trap":
         csched_test_breakpoint()
+    case "sigterm":
+        kill(getpid(), SIGTERM)
+        while true { pause() }   // the signal may go to another thread: never reach exit(0)
+    case "sigint":
+        kill(getpid(), SIGINT)
+        while true { pause() }
+    case "sigkill":
+        kill(getpid(), SIGKILL)
+        while true { pause() }
     case "exit-thread":
         let exiting = ThreadScheduler(label: "probe.exit")
         exiting.schedule { exit(3) }

@@ -26,6 +26,11 @@ let underThreadSanitizer: Bool = {
 /// `environment` adds `NAME=value` entries to its (otherwise minimal) environment. The Swift runtime's
 /// backtracer is off in it unless `backtracer` is true (its crash report takes time, and says nothing
 /// these tests read).
+///
+/// The child starts with no signal blocked and `SIGTERM` and `SIGINT` at their default actions: a
+/// spawned process inherits its parent's signal mask, and the parent here is often a dispatch worker,
+/// whose mask blocks most signals (a probe that sends itself `SIGTERM` would then never end). A probe
+/// that has not ended after ``probeTimeLimit`` seconds is killed, and the run fails with what it printed.
 func runMainProbe(
     _ arguments: [String], environment extra: [String] = [], backtracer: Bool = false
 ) throws -> ProgramOutcome {
@@ -52,14 +57,27 @@ func runMainProbe(
     posix_spawn_file_actions_adddup2(&actions, pipeEnds[1], 2)
     posix_spawn_file_actions_addclose(&actions, pipeEnds[0])
     let environment = (backtracer ? [] : ["SWIFT_BACKTRACE=enable=no"]) + extra
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    var noSignals = sigset_t()
+    sigemptyset(&noSignals)
+    posix_spawnattr_setsigmask(&attributes, &noSignals)
+    var defaults = sigset_t()
+    sigemptyset(&defaults)
+    sigaddset(&defaults, SIGTERM)
+    sigaddset(&defaults, SIGINT)
+    posix_spawnattr_setsigdefault(&attributes, &defaults)
+    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
     var pid = pid_t()
     let result = withCStrings([path] + arguments) { argv in
         withCStrings(environment) { envp in
-            posix_spawn(&pid, path, &actions, nil, argv, envp)
+            posix_spawn(&pid, path, &actions, &attributes, argv, envp)
         }
     }
     close(pipeEnds[1])
     try #require(result == 0, "posix_spawn failed: \(result)")
+    let watchdog = ProbeWatchdog(pid: pid)
     var bytes: [UInt8] = []
     var buffer = [UInt8](repeating: 0, count: 4096)
     while true {
@@ -68,14 +86,50 @@ func runMainProbe(
         bytes += buffer[..<count]
     }
     close(pipeEnds[0])
+    let killed = watchdog.childEnded()
     var status: Int32 = 0
     waitpid(pid, &status, 0)
+    try #require(
+        !killed, "the probe \(arguments) did not end within \(probeTimeLimit) s: \(String(decoding: bytes, as: UTF8.self))"
+    )
     let terminatingSignal = status & 0x7f
     return ProgramOutcome(
         exitStatus: terminatingSignal == 0 ? (status >> 8) & 0xff : nil,
         signal: terminatingSignal == 0 ? nil : terminatingSignal,
         standardError: String(decoding: bytes, as: UTF8.self)
     )
+}
+
+/// How long a probe may run before ``runMainProbe(_:environment:backtracer:)`` kills it, in seconds.
+let probeTimeLimit = 120
+
+/// Kills a probe that outlives ``probeTimeLimit``, never a process that has been reaped (whose id may
+/// belong to another process by then).
+private final class ProbeWatchdog: @unchecked Sendable {
+    // @unchecked: `ended` and `killed` are read and written only on `queue`.
+    private let queue = DispatchQueue(label: "tests.probe.watchdog")
+    private let pid: pid_t
+    private var ended = false
+    private var killed = false
+
+    init(pid: pid_t) {
+        self.pid = pid
+        queue.asyncAfter(deadline: .now() + .seconds(probeTimeLimit)) { [self] in
+            guard !ended else { return }
+            killed = true
+            kill(pid, SIGKILL)
+        }
+    }
+
+    /// Waits until the child has ended, without reaping it, and returns whether the watchdog killed it.
+    func childEnded() -> Bool {
+        var info = siginfo_t()
+        while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) != 0 && errno == EINTR {}
+        return queue.sync {
+            ended = true
+            return killed
+        }
+    }
 }
 
 /// Runs the probe `runs` times with the same arguments, two at a time (one per core, so that many runs

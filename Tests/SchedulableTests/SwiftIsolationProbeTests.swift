@@ -14,8 +14,12 @@ struct SwiftIsolationProbeTests {
     @Test(.enabled(if: debugBuild)) func anAppThatOptsInGetsOneReportPerSiteAndGoesOn() throws {
         let outcome = try runMainProbe(["isolation-opt-in"])
         #expect(outcome.exitStatus == 0, "stderr: \(outcome.standardError)")
-        let reports = outcome.standardError.components(separatedBy: "Swift isolation check failed: assumeIsolated outside MainActor")
+        // One full report (headlines, one per call path and doubling, and repeat lines are one line each).
+        let reports = outcome.standardError.components(separatedBy: "\n  member:          assumeIsolated\n")
         #expect(reports.count == 2, "\(outcome.standardError)")
+        #expect(outcome.standardError.hasPrefix(
+            "Schedulable: [1] Swift isolation check failed: assumeIsolated outside MainActor; expected owner: MainActor; "
+        ), "\(outcome.standardError)")
     }
 }
 

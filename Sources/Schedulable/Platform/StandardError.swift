@@ -11,7 +11,26 @@ import Darwin
 package enum StandardError {
     package static func write(_ text: String) {
         write(text, toDescriptor: 2)
+        lastHeadline.storeRelaxed(0)
     }
+
+    /// Writes `line`, a violation's headline, with one `write` call where the system allows, and notes
+    /// that it is now the last thing written here, until the next ``write(_:)``.
+    ///
+    /// - Parameters:
+    ///   - line: The headline, newline-terminated.
+    ///   - number: The headline's number (not 0).
+    package static func writeHeadline(_ line: String, number: UInt) {
+        write(line, toDescriptor: 2)
+        lastHeadline.storeRelaxed(number)
+    }
+
+    /// The number of the headline that the library wrote last to standard error, when nothing of the
+    /// library's was written after it; else 0. Two threads writing at once can leave a number that is
+    /// not the last line: a reader uses it only to leave out text the headline already gave.
+    package static var lastHeadlineWritten: UInt { lastHeadline.loadRelaxed() }
+
+    private static let lastHeadline = AtomicCell()
 
     /// Writes all of `text` to `descriptor` with as few `write` calls as the system allows: one for a
     /// line, so lines appended by several threads or processes to an `O_APPEND` file never interleave.

@@ -15,6 +15,7 @@ extension ConfinementViolation {
         case .fixedOwnerChanged: return "fixed owner changed"
         case .waitingRequired: return "waiting required"
         case .cancelledAtShutdown: return "cancelled at shutdown"
+        case .isolationCheck: return "Swift isolation check failed"
         default: return kind.rawValue
         }
     }
@@ -40,6 +41,8 @@ extension ConfinementViolation {
             return "\(qualifiedMember) had to wait"
         case .cancelledAtShutdown:
             return "\(qualifiedMember): work cancelled by the shutdown of \(expectedOwner)"
+        case .isolationCheck:
+            return "\(member) outside \(expectedOwner)"
         default:
             return qualifiedMember
         }

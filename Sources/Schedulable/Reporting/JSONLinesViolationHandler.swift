@@ -50,6 +50,13 @@ public final class JSONLinesViolationHandler: ConfinementViolationHandler {
         }
     }
 
+    /// Appends `line` here and now, with one `write` (a headline, written on the violating thread: see
+    /// ``ViolationHeadlines``); nothing when the file could not be opened (the headline is on standard
+    /// error, and the full record goes there).
+    func appendNow(_ line: String) {
+        if let descriptor { StandardError.write(line, toDescriptor: descriptor) }
+    }
+
     /// The sink `SCHEDULABLE_CONFINEMENT_JSONL` names, opened the first time it is needed.
     static let process: JSONLinesViolationHandler? = {
         guard let path = EnvironmentSetting.jsonLines.read()?.value,

@@ -22,7 +22,7 @@ public final class LogViolationHandler: ConfinementViolationHandler {
     /// Creates a handler that writes to standard error (and, on Apple platforms, raises Xcode runtime
     /// issues).
     public convenience init() {
-        self.init(output: { StandardError.write($0) }, raisesRuntimeIssues: true)
+        self.init(output: { StandardError.write($0) }, raisesRuntimeIssues: true, headlines: .standardError)
     }
 
     /// Creates a handler that writes its lines to `output` (for tests and custom sinks), and nowhere else.
@@ -34,9 +34,10 @@ public final class LogViolationHandler: ConfinementViolationHandler {
         self.init(output: output, raisesRuntimeIssues: false)
     }
 
-    private init(output: @escaping @Sendable (String) -> Void, raisesRuntimeIssues: Bool) {
+    private init(output: @escaping @Sendable (String) -> Void, raisesRuntimeIssues: Bool, headlines: HeadlineOutput? = nil) {
         policy = PolicyViolationHandler(
-            ConfinementPolicy(default: .warnOnce), output: output, raisesRuntimeIssues: raisesRuntimeIssues
+            ConfinementPolicy(default: .warnOnce), output: output, raisesRuntimeIssues: raisesRuntimeIssues,
+            headlines: headlines
         )
     }
 

@@ -35,7 +35,7 @@ import CSchedulableContext
 /// ``ConfinementViolationHandler``), so this handler leaves them to that path. Notes never trap: at any
 /// level but `off` they are printed once per call site.
 public final class PolicyViolationHandler: ConfinementViolationHandler {
-    private struct Site: Hashable {
+    struct Site: Hashable {
         var member: String
         var place: CodeLocation?
         /// The access site's key (the report's `accessSite` field): two bad call sites of one
@@ -46,7 +46,7 @@ public final class PolicyViolationHandler: ConfinementViolationHandler {
         var isNote: Bool
     }
 
-    private struct SiteCount {
+    struct SiteCount {
         var count = 0
         /// The site's first violation, which names its access site in the summary (symbolicated then).
         var first: ConfinementViolation
@@ -54,18 +54,22 @@ public final class PolicyViolationHandler: ConfinementViolationHandler {
 
     /// The policy that decides each violation's level.
     public let policy: ConfinementPolicy
-    private let counts = LockedValue<[Site: SiteCount]>([:])
+    let counts = LockedValue<[Site: SiteCount]>([:])
     private let groups = WarnOnceGroups()
     /// Whether some report was held back, so the summary is worth printing at exit.
     private let heldBack = LockedValue(false)
 
     /// How many full reports a `warn` site prints before it only counts.
     public static let fullReportsPerSite = 16
-    private let output: @Sendable (String) -> Void
+    let output: @Sendable (String) -> Void
     /// Whether each entry also raises an Xcode runtime issue (Apple platforms; a no-op elsewhere).
     private let raisesRuntimeIssues: Bool
     /// Whether entries are written on the reporting thread (see ``ReportWriter``).
     private let writesOnReportingThread: Bool
+    /// Where the violating thread writes each headline of an entry it hands to the reporting thread
+    /// (see ``ViolationHeadlines``); `nil` for a handler whose output is the caller's.
+    private let headlines: HeadlineOutput?
+    private let paths = HeadlineCounts()
 
     /// Creates a handler that writes to standard error — and, on Apple platforms, raises each entry as
     /// an Xcode runtime issue (the purple warning), like ``LogViolationHandler``.
@@ -75,7 +79,7 @@ public final class PolicyViolationHandler: ConfinementViolationHandler {
     /// The runtime issue is raised on the violating thread, whose stack Xcode shows with it; its text is
     /// the report's one-line summary (the whole report is on standard error).
     public convenience init(_ policy: ConfinementPolicy) {
-        self.init(policy, output: { StandardError.write($0) }, raisesRuntimeIssues: true)
+        self.init(policy, output: { StandardError.write($0) }, raisesRuntimeIssues: true, headlines: .standardError)
     }
 
     /// Creates a handler that writes its lines to `output` (for tests and custom sinks).
@@ -93,11 +97,12 @@ public final class PolicyViolationHandler: ConfinementViolationHandler {
     /// process is (tests of the reporting thread, which run where a test framework is loaded).
     package init(
         _ policy: ConfinementPolicy, output: @escaping @Sendable (String) -> Void, raisesRuntimeIssues: Bool,
-        writesOnReportingThread: Bool = ReportWriter.isDefaultInThisProcess
+        writesOnReportingThread: Bool = ReportWriter.isDefaultInThisProcess, headlines: HeadlineOutput? = nil
     ) {
         self.policy = policy
         self.output = output
         self.raisesRuntimeIssues = raisesRuntimeIssues
+        self.headlines = headlines
         self.writesOnReportingThread = writesOnReportingThread
     }
 
@@ -137,17 +142,42 @@ public final class PolicyViolationHandler: ConfinementViolationHandler {
             fatalError(violation.trapMessage)
         case .observe, .warnOnce, .warn, .failTest:
             // Counting needs the access site, and a stack not seen before is symbolicated to find it.
+            let known = violation.knownAccessSiteKey
+            let headline = writeHeadline(for: violation, level: level, known: known)
             ReportWriter.decide(
-                about: violation, onReportingThread: writesOnReportingThread, raising: raisesRuntimeIssues
+                about: violation, known: known, onReportingThread: writesOnReportingThread,
+                raising: raisesRuntimeIssues
             ) { accessSite, raising in
-                self.count(violation, at: accessSite, level: level, raising: raising)
+                self.count(violation, at: accessSite, level: level, raising: raising, headline: headline)
             }
         }
     }
 
-    /// Counts `violation` at its site and hands what its count calls for to the reporting thread.
+    /// Writes the headline of `violation` here, on the violating thread, when its entry will be written
+    /// on the reporting thread and its path's count calls for one (``HeadlineCounts``), and returns its
+    /// number.
+    private func writeHeadline(
+        for violation: ConfinementViolation, level: ConfinementLevel, known: AnyHashable??
+    ) -> UInt? {
+        guard let headlines, writesOnReportingThread, ViolationHeadlines.areEnabled else { return nil }
+        let count = paths.count(violation)
+        guard HeadlineCounts.writesHeadline(count: count, level: level, fullReports: Self.fullReportsPerSite) else {
+            return nil
+        }
+        let number = ViolationHeadlines.nextNumber()
+        let site = violation.siteKnownWithoutSymbols(known)
+        headlines.write(violation.headline(number: number, count: count, site: site), number)
+        if headlines.writesJSONLines, let sink = JSONLinesViolationHandler.process {
+            sink.appendNow(violation.headlineJSONLine(number: number, count: count, site: site, level: level))
+        }
+        return number
+    }
+
+    /// Counts `violation` at its site and hands what its count calls for to the reporting thread, each
+    /// entry after the headline numbered `headline`, if any.
     private func count(
-        _ violation: ConfinementViolation, at accessSite: AnyHashable?, level: ConfinementLevel, raising: Bool
+        _ violation: ConfinementViolation, at accessSite: AnyHashable?, level: ConfinementLevel, raising: Bool,
+        headline: UInt?
     ) {
         let count = record(violation, at: accessSite)
         guard level == .warn || level == .failTest else {
@@ -155,32 +185,39 @@ public final class PolicyViolationHandler: ConfinementViolationHandler {
             // is still said, once.
             if count == 1 {
                 let groups = groups
-                return emit(violation, raising: raising) { groups.entry(forNewSite: $0) }
+                return emit(violation, raising: raising, headline: headline) { groups.entry(forNewSite: $0) }
             }
             if violation.tier != .note { holdBack() }
-            if count & (count - 1) == 0 { emit(violation, raising: raising) { $0.repeatLine(count: count) } }
+            if count & (count - 1) == 0 { emit(violation, raising: raising, headline: headline) { $0.repeatLine(count: count) } }
             return
         }
         if count <= Self.fullReportsPerSite {
-            emit(violation, raising: raising) { $0.description + "\n" }
+            emit(violation, raising: raising, headline: headline) { $0.description + "\n" }
         } else {
             holdBack()
             if count & (count - 1) == 0 {
-                emit(violation, raising: raising) {
+                emit(violation, raising: raising, headline: headline) {
                     $0.repeatLine(count: count, suffix: "; only each doubling is printed now")
                 }
             }
         }
     }
 
-    /// Hands the entry `build` makes of `violation` to the reporting thread (see ``ReportWriter``); the
-    /// runtime issue, if `raising`, is raised here, on the violating thread.
+    /// Hands the entry `build` makes of `violation` to the reporting thread (see ``ReportWriter``), which
+    /// writes it as the report of `headline` when there is one; the runtime issue, if `raising`, is
+    /// raised here, on the violating thread.
     private func emit(
-        _ violation: ConfinementViolation, raising: Bool, _ build: @escaping @Sendable (ConfinementViolation) -> String
+        _ violation: ConfinementViolation, raising: Bool, headline: UInt?,
+        _ build: @escaping @Sendable (ConfinementViolation) -> String
     ) {
         if raising { PlatformInternals.raiseRuntimeIssue(violation.runtimeIssueLine) }
         let output = output
-        ReportWriter.write(onReportingThread: writesOnReportingThread) { output(build(violation)) }
+        let lastWritten = headlines?.lastWritten
+        ReportWriter.write(onReportingThread: writesOnReportingThread) {
+            let entry = build(violation)
+            guard let headline, let lastWritten else { return output(entry) }
+            output(ViolationHeadlines.entry(entry, after: headline, adjacent: lastWritten() == headline))
+        }
     }
 
     private func raiseRuntimeIssue(for violation: ConfinementViolation) {
@@ -207,41 +244,6 @@ public final class PolicyViolationHandler: ConfinementViolationHandler {
         }
         if first { PolicySummaryAtExit.register(self) }
     }
-
-    /// How many violations of a member were counted, by `Type.member`, at all its access sites (notes
-    /// included).
-    ///
-    /// - Parameter qualifiedMember: `Type.member` as in ``ConfinementViolation/qualifiedMember``.
-    /// - Returns: The number of violations seen for it.
-    package func count(for qualifiedMember: String) -> Int {
-        // Counts the reporting thread still has to make (stacks not seen before) first.
-        ReportWriter.flush()
-        return counts.withLock { counts in
-            counts.reduce(0) { $0 + ($1.key.member == qualifiedMember ? $1.value.count : 0) }
-        }
-    }
-
-    /// Every site that violated, most frequent first, with its exact count: what a storm looked like,
-    /// whatever was printed. One line per site, then a total. Notes are not violations: not counted.
-    public var summary: String {
-        // Counts the reporting thread still has to make (stacks not seen before) first.
-        ReportWriter.flush()
-        let sites = counts.withLock { $0 }.filter { !$0.key.isNote }
-            .map { (member: $0.key.member, count: $0.value.count, place: $0.value.first.sitePlace) }
-            .sorted { $0.count != $1.count ? $0.count > $1.count : ($0.member, $0.place) < ($1.member, $1.place) }
-        let total = sites.reduce(0) { $0 + $1.count }
-        var lines = ["Schedulable: violation summary: \(total) \(total == 1 ? "violation" : "violations") at \(sites.count) \(sites.count == 1 ? "site" : "sites")"]
-        for site in sites {
-            lines.append("  \(site.count) × \(site.member)\(site.place)")
-        }
-        return lines.joined(separator: "\n") + "\n"
-    }
-
-    /// Writes ``summary`` to the handler's output, after every entry handed to the reporting thread.
-    public func printSummary() {
-        ReportWriter.flush()
-        output(summary)
-    }
 }
 
 extension ConfinementViolationHandler where Self == PolicyViolationHandler {
@@ -251,22 +253,5 @@ extension ConfinementViolationHandler where Self == PolicyViolationHandler {
     /// - Returns: The handler.
     public static func policy(_ policy: ConfinementPolicy) -> Self {
         PolicyViolationHandler(policy)
-    }
-}
-
-/// Prints the summary of the handlers that held reports back, once, when the process exits normally.
-enum PolicySummaryAtExit {
-    private static let handlers = LockedValue<[PolicyViolationHandler]>([])
-
-    static func register(_ handler: PolicyViolationHandler) {
-        let isFirst = handlers.withLock { handlers -> Bool in
-            handlers.append(handler)
-            return handlers.count == 1
-        }
-        if isFirst { ProcessExitHook.add(.summaries) { PolicySummaryAtExit.printAll() } }
-    }
-
-    private static func printAll() {
-        for handler in handlers.withLock({ $0 }) { handler.printSummary() }
     }
 }

@@ -97,15 +97,16 @@ package enum ReportWriter {
     ///
     /// - Parameters:
     ///   - violation: What happened.
+    ///   - known: The violation's ``ConfinementViolation/knownAccessSiteKey``, read once by the caller.
     ///   - onReportingThread: Whether the handler's entries are written on the reporting thread.
     ///   - raising: Whether the handler raises runtime issues.
     ///   - decide: Takes the access site's key and whether it is still to raise the runtime issue.
     package static func decide(
-        about violation: ConfinementViolation, onReportingThread: Bool, raising: Bool,
+        about violation: ConfinementViolation, known: AnyHashable??, onReportingThread: Bool, raising: Bool,
         _ decide: @escaping @Sendable (_ accessSite: AnyHashable?, _ raising: Bool) -> Void
     ) {
         guard onReportingThread else { return decide(violation.accessSiteKey, raising) }
-        if let known = violation.knownAccessSiteKey { return decide(known, raising) }
+        if let known { return decide(known, raising) }
         if raising { PlatformInternals.raiseRuntimeIssue(violation.runtimeIssueLine) }
         write { decide(violation.accessSiteKey, false) }
     }
