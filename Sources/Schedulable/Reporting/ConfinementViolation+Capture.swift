@@ -94,9 +94,24 @@ extension ConfinementViolation.Intruder {
         }
         #else
         let label = String(cString: csched_current_queue_label())
-        guard PlatformInternals.isRootQueueLabel(label) == true, let qos = label.split(separator: ".").last(where: { $0.hasSuffix("-qos") })
-        else { return nil }
+        guard PlatformInternals.isRootQueueLabel(label) == true else { return nil }
+        if let known = rootQueueQoS[label] { return known }
+        guard let qos = label.split(separator: ".").last(where: { $0.hasSuffix("-qos") }) else { return nil }
         return String(qos.dropLast(4))
         #endif
     }
+
+    #if !canImport(Darwin)
+    /// libdispatch's root queue labels and their classes (`com.apple.root.utility-qos.overcommit` →
+    /// `utility`), looked up instead of split: every violation on a pool thread asks, and splitting a
+    /// label is generic collection code, slow in a debug build where checks run by default.
+    private static let rootQueueQoS: [String: String] = {
+        var table: [String: String] = [:]
+        for qos in ["maintenance", "background", "utility", "default", "user-initiated", "user-interactive"] {
+            table["com.apple.root.\(qos)-qos"] = qos
+            table["com.apple.root.\(qos)-qos.overcommit"] = qos
+        }
+        return table
+    }()
+    #endif
 }
