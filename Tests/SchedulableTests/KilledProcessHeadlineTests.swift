@@ -57,7 +57,7 @@ struct KilledProcessHeadlineTests {
                 "\(kind) run \(run): \(file)"
             )
             #expect(record == #"{"schema":"schedulable.violation.headline","version":1,"headline":1,"count":1,"#
-                + #""kind":"wrongContext","tier":"assert","level":"warn","typeName":"Settings","#
+                + #""level":"warn","kind":"wrongContext","tier":"assert","typeName":"Settings","#
                 + #""objectIdentity":"\#(try objectIdentity(in: file))","member":"retries","#
                 + #""qualifiedMember":"Settings.retries","expectedOwner":"queue \"probe.settings\"","#
                 + #""actualContext":"main thread"}"#)

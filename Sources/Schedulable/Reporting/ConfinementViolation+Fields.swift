@@ -58,16 +58,7 @@ extension ConfinementViolation {
     /// `accessSite` field symbolicates the stack, so the printing handlers read this on the reporting
     /// thread, not where the violation was made.
     public var fields: [Field] {
-        var fields = [Field("kind", kind.rawValue), Field("tier", String(describing: tier))]
-        if let objectType {
-            let text = objectType + (objectIdentity.map { " (\($0))" } ?? "")
-            fields.append(Field("typeName", .string(objectType), label: "object", text: text))
-        }
-        if let objectIdentity { fields.append(Field("objectIdentity", objectIdentity)) }
-        fields.append(Field("member", member, label: "member"))
-        fields.append(Field("qualifiedMember", qualifiedMember))
-        fields.append(Field("expectedOwner", expectedOwner, label: "expected owner"))
-        fields.append(Field("actualContext", actualContext, label: "actual context"))
+        var fields = fieldsKnownWhereMade
         if let ownerActivity {
             fields.append(Field("ownerActivity", ownerActivity.value, label: "owner was", text: "\(ownerActivity)"))
         }
@@ -81,6 +72,22 @@ extension ConfinementViolation {
         if let history { fields.append(Field("history", history.value, textLines: history.reportLines)) }
         let stack = self.stack
         if !stack.isEmpty { fields.append(Field("stack", .array(stack.map(\.value)), textLines: Self.stackLines(stack))) }
+        return fields
+    }
+
+    /// The first of ``fields``: what happened, to what, expected where and done where. Known where the
+    /// violation was made, without symbols: a headline says them (``ViolationHeadlines``).
+    var fieldsKnownWhereMade: [Field] {
+        var fields = [Field("kind", kind.rawValue), Field("tier", String(describing: tier))]
+        if let objectType {
+            let text = objectType + (objectIdentity.map { " (\($0))" } ?? "")
+            fields.append(Field("typeName", .string(objectType), label: "object", text: text))
+        }
+        if let objectIdentity { fields.append(Field("objectIdentity", objectIdentity)) }
+        fields.append(Field("member", member, label: "member"))
+        fields.append(Field("qualifiedMember", qualifiedMember))
+        fields.append(Field("expectedOwner", expectedOwner, label: "expected owner"))
+        fields.append(Field("actualContext", actualContext, label: "actual context"))
         return fields
     }
 

@@ -27,7 +27,9 @@ import CSchedulableContext
 ///
 /// The violating thread only counts and decides; the entry is built (its stack symbolicated) and
 /// written by the library's reporting thread, in the order the handler handed them over, so a report
-/// does not stall the code that made it. Everything is written before a trap and at a normal exit;
+/// does not stall the code that made it. A handler that writes to standard error first writes the
+/// entry's one-line headline there itself, so that a process killed before the entry is written still
+/// has it (the Reporting Violations article, "The headline is written first"). Everything is written before a trap and at a normal exit;
 /// ``ConfinementSystem/flushReports()`` waits for it anywhere else. In a process where a test framework
 /// is loaded, entries are written on the violating thread instead (a test reads them at once).
 ///

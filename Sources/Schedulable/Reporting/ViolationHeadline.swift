@@ -64,7 +64,8 @@ extension ConfinementViolation {
     }
 
     /// The headline as one JSON Lines record (schema `schedulable.violation.headline`, version 1): the
-    /// same fields as the text, each by the name the full record (``jsonLine(level:)``) gives it.
+    /// headline's number and its path's count, the level, the full record's first fields (``fields``,
+    /// those known where the violation was made), its `callSite`, and the site as the text gives it.
     ///
     /// - Parameters:
     ///   - number: The headline's number, as the text's `[n]`.
@@ -73,24 +74,14 @@ extension ConfinementViolation {
     ///   - level: The level the handler gave the violation.
     /// - Returns: The JSON object and a newline.
     func headlineJSONLine(number: UInt, count: Int, site: String?, level: ConfinementLevel) -> String {
-        var fields: [(String, String)] = [
+        var entries: [(String, String)] = [
             ("schema", JSON.string("schedulable.violation.headline")), ("version", "1"),
-            ("headline", String(number)), ("count", String(count)),
-            ("kind", JSON.string(kind.rawValue)), ("tier", JSON.string(String(describing: tier))),
-            ("level", JSON.string(level.rawValue)),
+            ("headline", String(number)), ("count", String(count)), ("level", JSON.string(level.rawValue)),
         ]
-        if let objectType { fields.append(("typeName", JSON.string(objectType))) }
-        if let objectIdentity { fields.append(("objectIdentity", JSON.string(objectIdentity))) }
-        fields.append(("member", JSON.string(member)))
-        fields.append(("qualifiedMember", JSON.string(qualifiedMember)))
-        fields.append(("expectedOwner", JSON.string(expectedOwner)))
-        fields.append(("actualContext", JSON.string(actualContext)))
-        if let callSite {
-            fields.append(("path", JSON.string(callSite.fileID)))
-            fields.append(("line", String(callSite.line)))
-        }
-        if let site { fields.append(("site", JSON.string(site))) }
-        return JSON.object(fields) + "\n"
+        entries += fieldsKnownWhereMade.map { ($0.name, $0.value.json) }
+        if let callSite { entries.append(("callSite", FieldValue.location(callSite).json)) }
+        if let site { entries.append(("site", JSON.string(site))) }
+        return JSON.object(entries) + "\n"
     }
 
     /// The site as the violating thread knows it without symbolicating: the call site (a method guard's
