@@ -26,6 +26,10 @@ public struct ReportCost: Sendable {
     public var newSiteNanoseconds: Double = 0
     /// How many new sites ``newSiteNanoseconds`` is the median of.
     public var newSiteCount: Int { newSites.count }
+    /// A repeat of a known site under `warn-once` (counted, printed only at each doubling): median of
+    /// ``repeats``; 0 where not measured.
+    public var repeatNanoseconds: Double = 0
+    public var repeats = 0
 }
 
 @inline(never)
@@ -93,17 +97,20 @@ public func measureReportCost(stackDepth: Int, reports: Int = 2_000) -> ReportCo
     return cost
 }
 
-/// What a report costs the violating thread under a printing policy (`warn`): the violation made,
-/// counted and handed to the reporting thread, which symbolicates and writes it elsewhere. Each report
-/// is a new object's first violation under a new handler, so every one is a full report; `reports`
-/// stays under the reporting thread's queue capacity, so none waits for room.
+/// What a report costs the violating thread under a printing policy (`warn`) that writes to standard
+/// error, as the default handler and `SCHEDULABLE_CONFINEMENT` do: the violation made, counted, its
+/// headline written (unless `SCHEDULABLE_HEADLINES=off`) and handed to the reporting thread, which
+/// symbolicates and writes it elsewhere. Each report is a new object's first violation under a new
+/// handler, so every one is a full report; `reports` stays under the reporting thread's queue capacity,
+/// so none waits for room. Then the repeats of one site under `warn-once`, which print only at each
+/// doubling. Run with standard error sent somewhere (a file, as a service's log is).
 public func measureWarnReportCost(stackDepth: Int, reports: Int = 500) -> ReportCost {
     ConfinementSystem.reportStackDepth = stackDepth
     let owner = SerialQueueScheduler(label: "benchmark.report.warn.owner")
     let samples = ReportSamples()
     let other = DispatchQueue(label: "benchmark.report.warn.other")
     for _ in 0...reports {
-        let handler = PolicyViolationHandler(ConfinementPolicy(default: .warn)) { consume($0.utf8.count) }
+        let handler = PolicyViolationHandler(ConfinementPolicy(default: .warn))
         let target = withConfinementViolationHandler(handler) { ReportTarget(owner: owner) }
         target.confinement.endConstruction()
         other.sync {
@@ -117,10 +124,25 @@ public func measureWarnReportCost(stackDepth: Int, reports: Int = 500) -> Report
         stackDepth: stackDepth, firstNanoseconds: samples.durations.first ?? 0,
         warmNanoseconds: sorted.isEmpty ? 0 : sorted[sorted.count / 2], reports: sorted.count
     )
-    let handler = PolicyViolationHandler(ConfinementPolicy(default: .warn)) { consume($0.utf8.count) }
+    let handler = PolicyViolationHandler(ConfinementPolicy(default: .warn))
     let target = withConfinementViolationHandler(handler) { ReportTarget(owner: owner) }
     target.confinement.endConstruction()
     other.sync { cost.newSiteNanoseconds = newSiteMedian(target, ReportSamples()) }
+    ConfinementSystem.flushReports()
+    let repeating = PolicyViolationHandler(ConfinementPolicy(default: .warnOnce))
+    let repeated = withConfinementViolationHandler(repeating) { ReportTarget(owner: owner) }
+    repeated.confinement.endConstruction()
+    let repeatSamples = ReportSamples()
+    other.sync {
+        for _ in 0...reports {
+            repeatSamples.start()
+            consume(readOffOwner(repeated))
+            repeatSamples.stop()
+        }
+    }
+    let repeats = repeatSamples.durations.dropFirst().sorted()
+    cost.repeats = repeats.count
+    cost.repeatNanoseconds = repeats.isEmpty ? 0 : repeats[repeats.count / 2]
     ConfinementSystem.flushReports()
     return cost
 }

@@ -123,7 +123,7 @@ case "report-warn":
     // symbolicates and writes it: the process's first report, then the median of later ones.
     guard arguments.count > 1, let depth = Int(arguments[1]), depth >= 0 else { fatalError(usage) }
     let cost = measureWarnReportCost(stackDepth: depth, reports: arguments.count > 2 ? Int(arguments[2]) ?? 500 : 500)
-    print("report-warn\tstack \(cost.stackDepth)\tfirst \(Int(cost.firstNanoseconds)) ns\tthen \(Int(cost.warmNanoseconds)) ns (median of \(cost.reports))\tnew site \(Int(cost.newSiteNanoseconds)) ns (median of \(cost.newSiteCount))")
+    print("report-warn\tstack \(cost.stackDepth)\tfirst \(Int(cost.firstNanoseconds)) ns\tthen \(Int(cost.warmNanoseconds)) ns (median of \(cost.reports))\tnew site \(Int(cost.newSiteNanoseconds)) ns (median of \(cost.newSiteCount))\trepeat \(Int(cost.repeatNanoseconds)) ns (median of \(cost.repeats))")
 case "observe":
     // What observation costs per check: on the fast path, per miss once the step is known, per change
     // of user, and a declared owner's miss at the observe level (tab-separated: row, ns).
