@@ -61,7 +61,7 @@ public func measureObservationCost(iterations: Int = 200_000) -> ObservationCost
     let rawQueue = DispatchQueue(label: "benchmark.observe.raw")
     let inRawQueue = ObservedTarget()
     let owner = SerialQueueScheduler(label: "benchmark.observe.owner")
-    let policy = PolicyViolationHandler(ConfinementPolicy(default: .observe), output: { _ in })
+    let policy: BuiltInViolationHandler = .policy(ConfinementPolicy(default: .observe), output: { _ in })
     let declared = withConfinementViolationHandler(policy) { DeclaredTarget(owner: owner) }
     declared.confinement.endConstruction()
     return ObservationCost(

@@ -68,7 +68,7 @@ public func measureReportCost(stackDepth: Int, reports: Int = 2_000) -> ReportCo
     ConfinementSystem.reportStackDepth = stackDepth
     let owner = SerialQueueScheduler(label: "benchmark.report.owner")
     let samples = ReportSamples()
-    let handler = CustomViolationHandler { violation in
+    let handler: BuiltInViolationHandler = .custom { violation in
         consume(violation.description.utf8.count)
         samples.stop()
     }
@@ -88,7 +88,7 @@ public func measureReportCost(stackDepth: Int, reports: Int = 2_000) -> ReportCo
     )
     // The handler stops each sample; the new sites' reads start theirs (`stop` comes from the handler).
     let newSiteSamples = ReportSamples()
-    let newSiteHandler = CustomViolationHandler { violation in
+    let newSiteHandler: BuiltInViolationHandler = .custom { violation in
         consume(violation.description.utf8.count)
     }
     let newSiteTarget = withConfinementViolationHandler(newSiteHandler) { ReportTarget(owner: owner) }
@@ -110,7 +110,7 @@ public func measureWarnReportCost(stackDepth: Int, reports: Int = 500) -> Report
     let samples = ReportSamples()
     let other = DispatchQueue(label: "benchmark.report.warn.other")
     for _ in 0...reports {
-        let handler = PolicyViolationHandler(ConfinementPolicy(default: .warn))
+        let handler: BuiltInViolationHandler = .policy(ConfinementPolicy(default: .warn))
         let target = withConfinementViolationHandler(handler) { ReportTarget(owner: owner) }
         target.confinement.endConstruction()
         other.sync {
@@ -124,12 +124,12 @@ public func measureWarnReportCost(stackDepth: Int, reports: Int = 500) -> Report
         stackDepth: stackDepth, firstNanoseconds: samples.durations.first ?? 0,
         warmNanoseconds: sorted.isEmpty ? 0 : sorted[sorted.count / 2], reports: sorted.count
     )
-    let handler = PolicyViolationHandler(ConfinementPolicy(default: .warn))
+    let handler: BuiltInViolationHandler = .policy(ConfinementPolicy(default: .warn))
     let target = withConfinementViolationHandler(handler) { ReportTarget(owner: owner) }
     target.confinement.endConstruction()
     other.sync { cost.newSiteNanoseconds = newSiteMedian(target, ReportSamples()) }
     ConfinementSystem.flushReports()
-    let repeating = PolicyViolationHandler(ConfinementPolicy(default: .warnOnce))
+    let repeating: BuiltInViolationHandler = .policy(ConfinementPolicy(default: .warnOnce))
     let repeated = withConfinementViolationHandler(repeating) { ReportTarget(owner: owner) }
     repeated.confinement.endConstruction()
     let repeatSamples = ReportSamples()

@@ -37,7 +37,7 @@ public func runViolationStorm(threads: Int = 4, perThread: Int = 250_000) -> Sto
     let written = NSLock()
     nonisolated(unsafe) var lines = 0
     nonisolated(unsafe) var bytes = 0
-    let handler = PolicyViolationHandler(ConfinementPolicy(default: .warn)) { text in
+    let handler: BuiltInViolationHandler = .policy(ConfinementPolicy(default: .warn)) { text in
         written.withLock {
             lines += text.split(separator: "\n").count
             bytes += text.utf8.count
@@ -60,7 +60,7 @@ public func runViolationStorm(threads: Int = 4, perThread: Int = 250_000) -> Sto
     }
     group.wait()
     let seconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
-    let summary = handler.summary
+    let summary = handler.summary ?? ""
     let counted = summary.split(separator: "\n").dropFirst().reduce(0) { total, line in
         total + (Int(line.drop(while: { $0 == " " }).prefix(while: { $0.isNumber })) ?? 0)
     }

@@ -21,7 +21,7 @@ public enum ConfinementSystem {
 
 
     /// The environment variable that names a file every delivered violation is also appended to, as
-    /// JSON Lines: `SCHEDULABLE_CONFINEMENT_JSONL` (see ``JSONLinesViolationHandler``).
+    /// JSON Lines: `SCHEDULABLE_CONFINEMENT_JSONL`.
     package static let jsonLinesEnvironmentVariable = "SCHEDULABLE_CONFINEMENT_JSONL"
 
 
@@ -99,7 +99,7 @@ public enum ConfinementSystem {
 
     /// Waits until every report the library's printing handlers were given so far is written.
     ///
-    /// ``PolicyViolationHandler``, ``LogViolationHandler`` and ``JSONLinesViolationHandler`` count and
+    /// The printing handlers (`.policy(_:)`, `.log`, `.jsonLines(path:)`, the default) count and
     /// decide on the violating thread, then hand the report to the library's reporting thread, which
     /// symbolicates its stack and writes it, in order, so that a report does not stall the code that
     /// made it. A trap, a crash and an exit wait for them by themselves; call this where something reads
@@ -137,7 +137,7 @@ public enum ConfinementSystem {
         let here = CodeLocation(file: file, line: line)
         let previous = bootstrapped.withLock { state -> CodeLocation? in
             if let state { return state.location }
-            state = Bootstrap(handler: handler, location: here)
+            state = Bootstrap(handler: handler.unwrapped, location: here)
             return nil
         }
         if let previous {

@@ -10,7 +10,7 @@
 ///   to standard error), so handlers may touch protected objects without recursing.
 /// - For ``ConfinementViolation/Tier/precondition`` violations the process traps after `handle(_:)`
 ///   returns; the handler cannot prevent that.
-/// - When the outcome is a trap anyway (the precondition tier, or the process-wide ``TrapViolationHandler``)
+/// - When the outcome is a trap anyway (the precondition tier, or the process-wide `.trap` handler)
 ///   and the owner is a queue, libdispatch is asked first whether this thread holds the queue: it can
 ///   see one nesting the library cannot. Its "no" is a trap, so the report is printed and the process
 ///   stops without calling `handle(_:)`.

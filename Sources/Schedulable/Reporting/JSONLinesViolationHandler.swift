@@ -8,9 +8,9 @@
 /// reporting thread, in order (on the violating thread where a test framework is loaded);
 /// ``ConfinementSystem/flushReports()`` waits until they are in the file (a normal exit and a trap wait
 /// by themselves).
-public final class JSONLinesViolationHandler: ConfinementViolationHandler {
+package final class JSONLinesViolationHandler: ConfinementViolationHandler {
     /// The file the lines go to.
-    public let path: String
+    package let path: String
     private let descriptor: Int32?
 
     /// Opens (creating if needed) `path` for appending. A file that cannot be opened is reported on
@@ -18,7 +18,7 @@ public final class JSONLinesViolationHandler: ConfinementViolationHandler {
     /// violation it cannot write is printed to standard error instead.
     ///
     /// - Parameter path: Where to append.
-    public init(path: String) {
+    package init(path: String) {
         self.path = path
         let opened = StandardError.openForAppending(path)
         descriptor = opened.descriptor
@@ -33,7 +33,7 @@ public final class JSONLinesViolationHandler: ConfinementViolationHandler {
     /// Appends `violation` as one line.
     ///
     /// - Parameter violation: What happened.
-    public func handle(_ violation: ConfinementViolation) {
+    package func handle(_ violation: ConfinementViolation) {
         append(violation, level: nil)
     }
 

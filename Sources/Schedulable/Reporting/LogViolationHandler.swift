@@ -2,7 +2,7 @@ import CSchedulableContext
 
 /// Prints each distinct violation (per type, member and access site; a note per call site) to standard error once,
 /// then counts repeats, printing the count again each time it doubles so a hot loop cannot flood the log:
-/// a ``PolicyViolationHandler`` at ``ConfinementLevel/warnOnce`` for everything, with its summary at exit
+/// a `PolicyViolationHandler` at ``ConfinementLevel/warnOnce`` for everything, with its summary at exit
 /// when repeats were held back.
 /// One report per bug: a new site of an object already reported from the same context (the properties a
 /// wrong call goes on to touch) is one line naming its member and site.
@@ -13,7 +13,7 @@ import CSchedulableContext
 /// The violating thread only counts; each entry is built (its stack symbolicated) and written by the
 /// library's reporting thread, in order, and all of it before a trap or a normal exit (see
 /// ``ConfinementSystem/flushReports()``); on the violating thread where a test framework is loaded.
-public final class LogViolationHandler: ConfinementViolationHandler {
+package final class LogViolationHandler: ConfinementViolationHandler {
     /// The handler this one is: a policy at `warn-once` for everything. One counter, one set of
     /// groups and one summary for every printing handler, so `.log` and `warn-once` print the same
     /// lines for the same violations, in every build.
@@ -21,7 +21,7 @@ public final class LogViolationHandler: ConfinementViolationHandler {
 
     /// Creates a handler that writes to standard error (and, on Apple platforms, raises Xcode runtime
     /// issues).
-    public convenience init() {
+    package convenience init() {
         self.init(output: { StandardError.write($0) }, raisesRuntimeIssues: true, headlines: .standardError)
     }
 
@@ -30,7 +30,7 @@ public final class LogViolationHandler: ConfinementViolationHandler {
     /// - Parameter output: Receives each log entry, newline-terminated, on the library's reporting
     ///   thread, one at a time and in the order the handler handed them over (on the violating thread
     ///   where a test framework is loaded).
-    public convenience init(output: @escaping @Sendable (String) -> Void) {
+    package convenience init(output: @escaping @Sendable (String) -> Void) {
         self.init(output: output, raisesRuntimeIssues: false)
     }
 
@@ -44,7 +44,7 @@ public final class LogViolationHandler: ConfinementViolationHandler {
     /// Logs `violation` the first time its type, member and access site are seen, then at counts 2, 4, 8, ….
     ///
     /// - Parameter violation: What happened.
-    public func handle(_ violation: ConfinementViolation) {
+    package func handle(_ violation: ConfinementViolation) {
         policy.handle(violation)
     }
 
@@ -52,12 +52,10 @@ public final class LogViolationHandler: ConfinementViolationHandler {
     ///
     /// - Parameter qualifiedMember: `Type.member` as in ``ConfinementViolation/qualifiedMember``.
     /// - Returns: The number of violations seen for it.
-    public func count(for qualifiedMember: String) -> Int {
+    package func count(for qualifiedMember: String) -> Int {
         policy.count(for: qualifiedMember)
     }
-}
 
-extension ConfinementViolationHandler where Self == LogViolationHandler {
-    /// Print each distinct violation once to standard error, with repeat counts.
-    public static var log: Self { LogViolationHandler() }
+    /// The summary of the policy this handler is.
+    package var summary: String { policy.summary }
 }

@@ -14,7 +14,7 @@ extension PolicyViolationHandler {
 
     /// Every site that violated, most frequent first, with its exact count: what a storm looked like,
     /// whatever was printed. One line per site, then a total. Notes are not violations: not counted.
-    public var summary: String {
+    package var summary: String {
         // Counts the reporting thread still has to make (stacks not seen before) first.
         ReportWriter.flush()
         let sites = counts.withLock { $0 }.filter { !$0.key.isNote }
@@ -29,7 +29,7 @@ extension PolicyViolationHandler {
     }
 
     /// Writes ``summary`` to the handler's output, after every entry handed to the reporting thread.
-    public func printSummary() {
+    package func printSummary() {
         ReportWriter.flush()
         output(summary)
     }

@@ -36,7 +36,7 @@ import CSchedulableContext
 /// Precondition-tier violations are printed and stop the process after any handler (see
 /// ``ConfinementViolationHandler``), so this handler leaves them to that path. Notes never trap: at any
 /// level but `off` they are printed once per call site.
-public final class PolicyViolationHandler: ConfinementViolationHandler {
+package final class PolicyViolationHandler: ConfinementViolationHandler {
     struct Site: Hashable {
         var member: String
         var place: CodeLocation?
@@ -55,14 +55,14 @@ public final class PolicyViolationHandler: ConfinementViolationHandler {
     }
 
     /// The policy that decides each violation's level.
-    public let policy: ConfinementPolicy
+    package let policy: ConfinementPolicy
     let counts = LockedValue<[Site: SiteCount]>([:])
     private let groups = WarnOnceGroups()
     /// Whether some report was held back, so the summary is worth printing at exit.
     private let heldBack = LockedValue(false)
 
     /// How many full reports a `warn` site prints before it only counts.
-    public static let fullReportsPerSite = 16
+    package static let fullReportsPerSite = 16
     let output: @Sendable (String) -> Void
     /// Whether each entry also raises an Xcode runtime issue (Apple platforms; a no-op elsewhere).
     private let raisesRuntimeIssues: Bool
@@ -74,13 +74,13 @@ public final class PolicyViolationHandler: ConfinementViolationHandler {
     private let paths = HeadlineCounts()
 
     /// Creates a handler that writes to standard error — and, on Apple platforms, raises each entry as
-    /// an Xcode runtime issue (the purple warning), like ``LogViolationHandler``.
+    /// an Xcode runtime issue (the purple warning), like `LogViolationHandler`.
     ///
     /// - Parameter policy: Decides each violation's level.
     ///
     /// The runtime issue is raised on the violating thread, whose stack Xcode shows with it; its text is
     /// the report's one-line summary (the whole report is on standard error).
-    public convenience init(_ policy: ConfinementPolicy) {
+    package convenience init(_ policy: ConfinementPolicy) {
         self.init(policy, output: { StandardError.write($0) }, raisesRuntimeIssues: true, headlines: .standardError)
     }
 
@@ -91,7 +91,7 @@ public final class PolicyViolationHandler: ConfinementViolationHandler {
     ///   - output: Receives each entry, newline-terminated, on the library's reporting thread, one at a
     ///     time and in the order the handler handed them over (on the violating thread in a process
     ///     where a test framework is loaded, and at the `trap` level just before the process stops).
-    public convenience init(_ policy: ConfinementPolicy, output: @escaping @Sendable (String) -> Void) {
+    package convenience init(_ policy: ConfinementPolicy, output: @escaping @Sendable (String) -> Void) {
         self.init(policy, output: output, raisesRuntimeIssues: false)
     }
 
@@ -113,7 +113,7 @@ public final class PolicyViolationHandler: ConfinementViolationHandler {
     ///
     /// - Parameter violation: The violation.
     /// - Returns: The effective level.
-    public func level(for violation: ConfinementViolation) -> ConfinementLevel {
+    package func level(for violation: ConfinementViolation) -> ConfinementLevel {
         let level = policy.level(for: violation)
         switch violation.tier {
         case .note: return level == .off ? .off : .warnOnce
@@ -125,7 +125,7 @@ public final class PolicyViolationHandler: ConfinementViolationHandler {
     /// Handles `violation` at its level.
     ///
     /// - Parameter violation: What happened.
-    public func handle(_ violation: ConfinementViolation) {
+    package func handle(_ violation: ConfinementViolation) {
         // The delivery path prints and stops for the precondition tier, after any handler.
         if violation.tier == .precondition { return }
         let level = level(for: violation)
@@ -245,15 +245,5 @@ public final class PolicyViolationHandler: ConfinementViolationHandler {
             return !held
         }
         if first { PolicySummaryAtExit.register(self) }
-    }
-}
-
-extension ConfinementViolationHandler where Self == PolicyViolationHandler {
-    /// Handle each violation at the level `policy` gives it.
-    ///
-    /// - Parameter policy: Decides each violation's level.
-    /// - Returns: The handler.
-    public static func policy(_ policy: ConfinementPolicy) -> Self {
-        PolicyViolationHandler(policy)
     }
 }

@@ -8,8 +8,8 @@ import Musl
 import Darwin
 #endif
 
-/// The library's reporting thread: where the printing handlers (``PolicyViolationHandler``,
-/// ``LogViolationHandler``, ``JSONLinesViolationHandler``) symbolicate a report's stack, build its text
+/// The library's reporting thread: where the printing handlers (`PolicyViolationHandler`,
+/// `LogViolationHandler`, `JSONLinesViolationHandler`) symbolicate a report's stack, build its text
 /// and write it, so that the thread that violated pays for the capture and an append to a queue only.
 ///
 /// Invariants:

@@ -2,14 +2,14 @@
 ///
 /// The report is printed first because on Linux a failing `dispatchPrecondition` or `precondition`
 /// in an optimized build prints nothing at all.
-public struct TrapViolationHandler: ConfinementViolationHandler {
+package struct TrapViolationHandler: ConfinementViolationHandler {
     /// Creates the handler.
-    public init() {}
+    package init() {}
 
     /// Prints `violation` and traps; a ``ConfinementViolation/Tier/note`` is printed and nothing more.
     ///
     /// - Parameter violation: What happened.
-    public func handle(_ violation: ConfinementViolation) {
+    package func handle(_ violation: ConfinementViolation) {
         // Reports handed to the reporting thread before this one are written first.
         ReportWriter.flush()
         StandardError.write(violation.description + "\n")
@@ -18,9 +18,4 @@ public struct TrapViolationHandler: ConfinementViolationHandler {
         if violation.tier == .note { return }
         fatalError(violation.trapMessage)
     }
-}
-
-extension ConfinementViolationHandler where Self == TrapViolationHandler {
-    /// Print the report, then trap (the default in debug builds).
-    public static var trap: Self { TrapViolationHandler() }
 }

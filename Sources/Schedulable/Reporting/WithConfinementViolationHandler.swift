@@ -11,7 +11,7 @@ public func withConfinementViolationHandler<R>(
     _ handler: some ConfinementViolationHandler, operation: () throws -> R
 ) rethrows -> R {
     csched_note_scoped_handler_installed()
-    return try ConfinementSystem.$explicitScopedHandler.withValue(handler, operation: operation)
+    return try ConfinementSystem.$explicitScopedHandler.withValue(handler.unwrapped, operation: operation)
 }
 
 /// Runs async `operation` with `handler` receiving the violations raised in it and the violations of
@@ -28,5 +28,5 @@ public func withConfinementViolationHandler<R>(
     operation: () async throws -> R
 ) async rethrows -> R {
     csched_note_scoped_handler_installed()
-    return try await ConfinementSystem.$explicitScopedHandler.withValue(handler, operation: operation)
+    return try await ConfinementSystem.$explicitScopedHandler.withValue(handler.unwrapped, operation: operation)
 }

@@ -35,13 +35,13 @@ private final class RecordingLogHandler: LogHandler, @unchecked Sendable {
 private final class BothSinks: ConfinementViolationHandler, @unchecked Sendable {
     // @unchecked: `violations` is only touched under `lock`.
     let adapter: LoggerViolationHandler
-    let file: JSONLinesViolationHandler
+    let file: BuiltInViolationHandler
     private let lock = NSLock()
     private var violations: [ConfinementViolation] = []
 
     init(adapter: LoggerViolationHandler, path: String) {
         self.adapter = adapter
-        self.file = JSONLinesViolationHandler(path: path)
+        self.file = .jsonLines(path: path)
     }
 
     func handle(_ violation: ConfinementViolation) {
