@@ -11,11 +11,11 @@ struct StackFrameClassifierTests {
     }
 
     @Test func mangledSymbolsNameTheirModule() {
-        #expect(StackFrameClassifier.swiftModule(ofMangled: "$s3App5touchyyAA1QCF") == "App")
-        #expect(StackFrameClassifier.swiftModule(ofMangled: "_$s11Schedulable11ConfinementC") == "Schedulable")
-        #expect(StackFrameClassifier.swiftModule(ofMangled: "$sSa6appendyyxnF") == nil)
-        #expect(StackFrameClassifier.swiftModule(ofMangled: "$ss5printyyypd_SSSStF") == "Swift")
-        #expect(StackFrameClassifier.swiftModule(ofMangled: "main") == nil)
+        #expect(CallStack.swiftModule(ofMangled: "$s3App5touchyyAA1QCF") == "App")
+        #expect(CallStack.swiftModule(ofMangled: "_$s11Schedulable11ConfinementC") == "Schedulable")
+        #expect(CallStack.swiftModule(ofMangled: "$sSa6appendyyxnF") == nil)
+        #expect(CallStack.swiftModule(ofMangled: "$ss5printyyypd_SSSStF") == "Swift")
+        #expect(CallStack.swiftModule(ofMangled: "main") == nil)
     }
 
     /// Top-level code has no name of its own: its closures demangle to `closure #9 in ` (their context,

@@ -43,7 +43,7 @@ package enum WitnessThunk {
         let text = Array(demangled.utf8)
         let lead = Array("protocol witness for ".utf8)
         guard text.starts(with: lead), let conformance = firstIndex(of: " in conformance ", in: text, from: lead.count),
-              let module = StackFrameClassifier.swiftModule(ofMangled: rawName), module != "Swift"
+              let module = CallStack.swiftModule(ofMangled: rawName), module != "Swift"
         else { return nil }
         let requirement = text[lead.count..<conformance]
         let afterConformance = conformance + " in conformance ".utf8.count
@@ -107,4 +107,19 @@ func directCallTarget(at address: UInt) -> UInt? {
     #else
     return nil
     #endif
+}
+
+extension CallStack {
+    /// The module of a mangled Swift symbol whose first component is a module name (`$s3App5touch…` →
+    /// `App`); `nil` for other symbols (C, the standard library's short forms, thunks).
+    static func swiftModule(ofMangled name: String) -> String? {
+        var rest = name.hasPrefix("_") ? name.dropFirst() : Substring(name)
+        guard rest.hasPrefix("$s") || rest.hasPrefix("$S") else { return nil }
+        rest = rest.dropFirst(2)
+        if rest.first == "s" { return "Swift" }
+        let digits = rest.prefix { $0.isASCII && $0.isNumber }
+        guard let length = Int(digits), length > 0, !digits.hasPrefix("0") else { return nil }
+        let identifier = rest.dropFirst(digits.count).prefix(length)
+        return identifier.count == length ? String(identifier) : nil
+    }
 }

@@ -33,7 +33,7 @@ enum StackFrameClassifier {
     static func isLibraryOrSystem(_ frame: CallStack.Frame) -> Bool {
         if let image = frame.image, systemImagePrefixes.contains(where: image.hasPrefix) { return true }
         guard let raw = frame.rawName else { return true }
-        if let module = swiftModule(ofMangled: raw) { return libraryModules.contains(module) }
+        if let module = CallStack.swiftModule(ofMangled: raw) { return libraryModules.contains(module) }
         if isMangledSwift(raw) { return true }  // a standard-library type, a thunk: not the user's
         return systemCNames.contains(raw) || libraryCPrefixes.contains(where: raw.hasPrefix)
     }
@@ -80,7 +80,7 @@ enum StackFrameClassifier {
     /// rather than the file's name, which the frame's location already gives, and which a frame
     /// without debug information lacks.
     static func reportName(of frame: CallStack.Frame) -> (function: String, module: String?) {
-        let module = frame.rawName.flatMap(swiftModule(ofMangled:))
+        let module = frame.rawName.flatMap(CallStack.swiftModule(ofMangled:))
         guard let name = frame.name ?? frame.rawName else { return ("0x" + String(frame.address, radix: 16), module) }
         if name.hasSuffix(" in ") { return (name + topLevelCode, module) }
         if let raw = frame.rawName, let path = frame.path {
@@ -122,18 +122,5 @@ enum StackFrameClassifier {
     private static func isMangledSwift(_ name: String) -> Bool {
         let name = name.hasPrefix("_") ? name.dropFirst() : Substring(name)
         return name.hasPrefix("$s") || name.hasPrefix("$S")
-    }
-
-    /// The module of a mangled Swift symbol whose first component is a module name (`$s3App5touch…` →
-    /// `App`); `nil` for other symbols (C, the standard library's short forms, thunks).
-    static func swiftModule(ofMangled name: String) -> String? {
-        var rest = name.hasPrefix("_") ? name.dropFirst() : Substring(name)
-        guard rest.hasPrefix("$s") || rest.hasPrefix("$S") else { return nil }
-        rest = rest.dropFirst(2)
-        if rest.first == "s" { return "Swift" }
-        let digits = rest.prefix { $0.isASCII && $0.isNumber }
-        guard let length = Int(digits), length > 0, !digits.hasPrefix("0") else { return nil }
-        let identifier = rest.dropFirst(digits.count).prefix(length)
-        return identifier.count == length ? String(identifier) : nil
     }
 }
